@@ -1,0 +1,32 @@
+"""The rules engine: Klondike, Josephine, Casket and Double Solitaire behind one interface.
+
+Pure Python, standard library only. It decides every move in the product and knows
+nothing of HTTP, Django, databases or pixels. What a player may see leaves it only
+through ``State.view(player)``.
+
+    >>> import solitaire
+    >>> s = solitaire.new_game("klondike", seed=7, draw=3)
+    >>> s2 = s.apply({"from": "stock", "to": "waste"})
+    >>> len(s2.view()["piles"]["waste"])
+    3
+"""
+
+from .base import Rules, State
+from .cards import card_text, parse_card
+from .hints import hint
+from .moves import IllegalMove, Move
+from .registry import GAMES, load, new_game, rules_for
+
+__all__ = [
+    "GAMES",
+    "IllegalMove",
+    "Move",
+    "Rules",
+    "State",
+    "card_text",
+    "hint",
+    "load",
+    "new_game",
+    "parse_card",
+    "rules_for",
+]

@@ -1,0 +1,418 @@
+"""Rules shared by the games laid out like Klondike.
+
+A stock turned onto a waste, tableau piles built downward, foundations built up from
+the Ace. Klondike, Josephine and each seat of Double Solitaire are this one machine
+with different settings: how many cards a draw turns, how often the waste may be
+turned over, whether the tableau builds by colour or by suit, what may fill a space.
+Each seat has its own stock, waste and tableau; the foundations are shared.
+
+Nothing here knows about a particular game's deal, scoring table or players.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from .base import (
+    FOUNDATION,
+    STOCK,
+    TABLEAU,
+    WASTE,
+    Counters,
+    Rules,
+    State,
+    fits_foundation,
+    foundation_refusal,
+)
+from .cards import FACE_DOWN, KING, Card, face_text, rank_of
+from .moves import IllegalMove, Move
+
+_RED = (False, True, True, False)
+
+# What a move did, for scoring.
+WASTE_TO_TABLEAU, WASTE_TO_FOUNDATION, TABLEAU_TO_FOUNDATION = "wt", "wf", "tf"
+FOUNDATION_TO_TABLEAU, TABLEAU_TO_TABLEAU, DRAW, RECYCLE = "ft", "tt", "draw", "recycle"
+
+
+@dataclass(frozen=True, slots=True)
+class Seat:
+    """The piles one player owns, by index, and where its pass count is kept."""
+
+    number: int
+    stock: int
+    waste: int
+    tableau: tuple[int, ...]
+    passes_counter: int
+
+
+class KlondikeLike(Rules):
+    """A stock-waste-tableau game. Subclasses set the class attributes and deal."""
+
+    draw_count: int = 1
+    max_passes: int | None = None
+    same_suit: bool = False
+    any_card_in_space: bool = False
+    whole_sequences: bool = False
+    foundation_to_tableau: bool = True
+    columns: int = 7
+    foundation_count: int = 4
+    seat_numbers: tuple[int, ...] = (0,)
+
+    def declare_piles(self) -> tuple[tuple[str, ...], tuple[int, ...]]:
+        ids: list[str] = []
+        roles: list[int] = []
+        for f in range(1, self.foundation_count + 1):
+            ids.append(f"f{f}")
+            roles.append(FOUNDATION)
+        for number in self.seat_numbers:
+            prefix = f"p{number}." if number else ""
+            ids += [prefix + "stock", prefix + "waste"]
+            roles += [STOCK, WASTE]
+            for t in range(1, self.columns + 1):
+                ids.append(f"{prefix}t{t}")
+                roles.append(TABLEAU)
+        return tuple(ids), tuple(roles)
+
+    def __init__(self, **options: Any) -> None:
+        super().__init__(**options)
+        self.configure()
+        self.seat_by_number: dict[int, Seat] = {}
+        self.seat_of_pile: list[Seat | None] = [None] * len(self.pile_ids)
+        for k, number in enumerate(self.seat_numbers):
+            prefix = f"p{number}." if number else ""
+            seat = Seat(
+                number,
+                self.index[prefix + "stock"],
+                self.index[prefix + "waste"],
+                tuple(self.index[f"{prefix}t{t}"] for t in range(1, self.columns + 1)),
+                k,
+            )
+            self.seat_by_number[number] = seat
+            for i in (seat.stock, seat.waste, *seat.tableau):
+                self.seat_of_pile[i] = seat
+        self.build_rule = "in the same suit" if self.same_suit else "in alternating colours"
+
+    def configure(self) -> None:
+        """Hook: read the options into the settings above."""
+
+    def seats(self) -> tuple[int, ...]:
+        return self.seat_numbers
+
+    # --- rules of placement ---------------------------------------------------------
+
+    def fits_tableau(self, card: Card, pile: tuple[Card, ...]) -> bool:
+        if not pile:
+            return self.any_card_in_space or ((card >> 2) & 15) == KING
+        top = pile[-1]
+        if top & FACE_DOWN or ((top >> 2) & 15) != ((card >> 2) & 15) + 1:
+            return False
+        if self.same_suit:
+            return (top & 3) == (card & 3)
+        return _RED[top & 3] != _RED[card & 3]
+
+    def run_length(self, pile: tuple[Card, ...]) -> int:
+        """How many cards at the top of a tableau pile form one movable sequence."""
+        n = len(pile)
+        if n == 0 or pile[-1] & FACE_DOWN:
+            return 0
+        length = 1
+        same_suit = self.same_suit
+        while length < n:
+            lower = pile[n - length]
+            upper = pile[n - length - 1]
+            if upper & FACE_DOWN or ((upper >> 2) & 15) != ((lower >> 2) & 15) + 1:
+                break
+            if same_suit:
+                if (upper & 3) != (lower & 3):
+                    break
+            elif _RED[upper & 3] == _RED[lower & 3]:
+                break
+            length += 1
+        return length
+
+    def may_recycle(self, state: State, seat: Seat) -> bool:
+        return self.max_passes is None or state.counters[seat.passes_counter] + 1 < self.max_passes
+
+    # --- moves ----------------------------------------------------------------------
+
+    def legal_moves(self, state: State) -> list[Move]:
+        moves: list[Move] = []
+        for number in self.seat_numbers:
+            self.add_seat_moves(state, self.seat_by_number[number], moves)
+        return moves
+
+    def seat_moves(self, state: State, seat: int) -> list[Move]:
+        moves: list[Move] = []
+        self.add_seat_moves(state, self.seat_by_number[seat], moves)
+        return moves
+
+    def add_seat_moves(self, state: State, seat: Seat, moves: list[Move]) -> None:
+        if self.seat_finished(state, seat.number) and len(self.seat_numbers) > 1:
+            return
+        piles = state.piles
+        ids = self.pile_ids
+        foundations = self.foundations
+        tableau = seat.tableau
+        fits_tableau = self.fits_tableau
+        stock, waste = piles[seat.stock], piles[seat.waste]
+        if stock:
+            moves.append(Move(ids[seat.stock], ids[seat.waste]))
+        elif waste and self.may_recycle(state, seat):
+            moves.append(Move(ids[seat.waste], ids[seat.stock]))
+        if waste:
+            card = waste[-1]
+            source = ids[seat.waste]
+            for f in foundations:
+                if fits_foundation(card, piles[f]):
+                    moves.append(Move(source, ids[f]))
+            for t in tableau:
+                if fits_tableau(card, piles[t]):
+                    moves.append(Move(source, ids[t]))
+        for t in tableau:
+            pile = piles[t]
+            run = self.run_length(pile)
+            if not run:
+                continue
+            source = ids[t]
+            top = pile[-1]
+            for f in foundations:
+                if fits_foundation(top, piles[f]):
+                    moves.append(Move(source, ids[f]))
+            counts = (run,) if self.whole_sequences else range(1, run + 1)
+            for count in counts:
+                card = pile[-count]
+                for u in tableau:
+                    if u != t and fits_tableau(card, piles[u]):
+                        moves.append(Move(source, ids[u], count))
+        if self.foundation_to_tableau:
+            for f in foundations:
+                if piles[f]:
+                    card = piles[f][-1]
+                    for t in tableau:
+                        if fits_tableau(card, piles[t]):
+                            moves.append(Move(ids[f], ids[t]))
+
+    def seat_of_move(self, move: Move) -> Seat:
+        """The seat a move belongs to, from the piles it names.
+
+        :raises ValueError: for unknown piles, or piles of two different seats.
+        """
+        source = self.pile(move.source)
+        target = self.pile(move.target)
+        seat_a = self.seat_of_pile[source]
+        seat_b = self.seat_of_pile[target]
+        if seat_a is not None and seat_b is not None and seat_a is not seat_b:
+            raise ValueError(
+                f"{move.source} and {move.target} belong to different players: "
+                "you cannot use the other player's piles"
+            )
+        seat = seat_a or seat_b
+        if seat is None:
+            raise IllegalMove(
+                f"cards do not move from {move.source} to {move.target}: "
+                "foundation cards only go back to a tableau pile",
+                "no_such_move",
+            )
+        return seat
+
+    def apply(self, state: State, move: Move) -> State:
+        seat = self.seat_of_move(move)
+        if len(self.seat_numbers) > 1 and self.finished_seat(state) is not None:
+            raise IllegalMove("the race is over", "over")
+        source = self.index[move.source]
+        target = self.index[move.target]
+        roles = self.roles
+        source_role, target_role = roles[source], roles[target]
+        piles = list(state.piles)
+        counters = state.counters
+        action: str
+        if source_role == STOCK:
+            if target != seat.waste:
+                raise IllegalMove(f"stock cards are turned onto the waste, not {move.target}", "no_such_move")
+            if move.count != 1:
+                raise IllegalMove("a draw is one action: send it without a count", "count")
+            stock = piles[source]
+            if not stock:
+                raise IllegalMove("the stock is empty: turn the waste over first", "empty")
+            turned = stock[-self.draw_count :][::-1]
+            piles[source] = stock[: len(stock) - len(turned)]
+            piles[target] = piles[target] + tuple(c & ~FACE_DOWN for c in turned)
+            action = DRAW
+        elif source_role == WASTE and target_role == STOCK:
+            if target != seat.stock:
+                raise IllegalMove("the waste turns over onto its own stock", "no_such_move")
+            if move.count != 1:
+                raise IllegalMove("turning the waste over is one action: send it without a count", "count")
+            if piles[target]:
+                raise IllegalMove(
+                    "the waste can be turned over only when the stock is empty", "stock_not_empty"
+                )
+            if not piles[source]:
+                raise IllegalMove("the waste is empty", "empty")
+            if not self.may_recycle(state, seat):
+                raise IllegalMove(self.no_more_passes_reason(), "no_more_passes")
+            piles[target] = tuple(c | FACE_DOWN for c in reversed(piles[source]))
+            piles[source] = ()
+            counters = _bumped(counters, seat.passes_counter)
+            action = RECYCLE
+        else:
+            action = self.move_card(piles, state, move, source, target, seat)
+        flipped = False
+        if source_role == TABLEAU:
+            pile = piles[source]
+            if pile and pile[-1] & FACE_DOWN:
+                piles[source] = pile[:-1] + (pile[-1] & ~FACE_DOWN,)
+                flipped = True
+        counters = self.count(counters, action, flipped, state)
+        return State(self, tuple(piles), counters)
+
+    def move_card(
+        self,
+        piles: list[tuple[Card, ...]],
+        state: State,
+        move: Move,
+        source: int,
+        target: int,
+        seat: Seat,
+    ) -> str:
+        """Move cards onto a tableau pile or a foundation; return what kind of move it was."""
+        roles = self.roles
+        source_role, target_role = roles[source], roles[target]
+        pile = piles[source]
+        if source_role == STOCK or target_role in (STOCK, WASTE):
+            raise IllegalMove(f"cards do not move from {move.source} to {move.target}", "no_such_move")
+        if not pile:
+            raise IllegalMove(f"{move.source} is empty", "empty")
+        count = move.count
+        if source_role == TABLEAU:
+            run = self.run_length(pile)
+            if count > len(pile) or count > run:
+                if pile[-count:] and any(c & FACE_DOWN for c in pile[-count:]):
+                    raise IllegalMove("face-down cards cannot be moved", "face_down")
+                raise IllegalMove(
+                    f"those {count} cards on {move.source} are not one sequence: "
+                    f"a run must go down by one {self.build_rule}",
+                    "not_a_run",
+                )
+            if self.whole_sequences and count != run and target_role == TABLEAU:
+                raise IllegalMove(
+                    f"only the whole sequence of {run} on {move.source} may move (whole sequences only)",
+                    "whole_sequence",
+                )
+        elif count != 1:
+            self.check_count(move)
+        card = pile[-count]
+        if target_role == FOUNDATION:
+            if count != 1:
+                raise IllegalMove("cards go to the foundations one at a time", "count")
+            if source_role == FOUNDATION:
+                raise IllegalMove("cards do not move between foundations", "no_such_move")
+            foundation = piles[target]
+            if not fits_foundation(card, foundation):
+                raise self.foundation_refused(card, foundation, move.target)
+            piles[source] = pile[:-1]
+            piles[target] = foundation + (self.owned(card, seat),)
+            return WASTE_TO_FOUNDATION if source_role == WASTE else TABLEAU_TO_FOUNDATION
+        # target is a tableau pile
+        if source_role == FOUNDATION and not self.foundation_to_tableau:
+            raise IllegalMove("cards never come back from the foundations in this game", "no_return")
+        destination = piles[target]
+        if source == target:
+            raise IllegalMove("a card cannot move onto its own pile", "no_such_move")
+        if not self.fits_tableau(card, destination):
+            raise self.tableau_refused(card, destination)
+        moving = pile[-count:]
+        if source_role == FOUNDATION:
+            moving = (moving[0] & 0x7F,)
+        piles[source] = pile[:-count]
+        piles[target] = destination + moving
+        if source_role == WASTE:
+            return WASTE_TO_TABLEAU
+        if source_role == FOUNDATION:
+            return FOUNDATION_TO_TABLEAU
+        return TABLEAU_TO_TABLEAU
+
+    def owned(self, card: Card, seat: Seat) -> Card:
+        """Hook: a card as it lies on a foundation (Double marks its owner)."""
+        return card
+
+    def foundation_refused(self, card: Card, foundation: tuple[Card, ...], pile_id: str) -> IllegalMove:
+        return foundation_refusal(card, foundation, pile_id)
+
+    def tableau_refused(self, card: Card, destination: tuple[Card, ...]) -> IllegalMove:
+        if not destination:
+            return IllegalMove(
+                f"{face_text(card)} cannot fill an empty pile: only a King or a run headed by a King can",
+                "space",
+            )
+        top = destination[-1]
+        if top & FACE_DOWN:
+            return IllegalMove("nothing goes on a face-down card", "face_down")
+        return IllegalMove(
+            f"{face_text(card)} does not go on {face_text(top)}: tableau builds down {self.build_rule}",
+            "tableau",
+        )
+
+    def no_more_passes_reason(self) -> str:
+        passes = self.max_passes
+        if passes == 1:
+            return "only one pass through the stock is allowed: the waste cannot be turned over"
+        return f"only {passes} passes through the stock are allowed"
+
+    def count(self, counters: Counters, action: str, flipped: bool, state: State) -> Counters:
+        """Hook: update counters such as the score after a move."""
+        return counters
+
+    # --- state of play --------------------------------------------------------------
+
+    def seat_finished(self, state: State, number: int) -> bool:
+        seat = self.seat_by_number[number]
+        piles = state.piles
+        return not piles[seat.stock] and not piles[seat.waste] and not any(piles[t] for t in seat.tableau)
+
+    def finished_seat(self, state: State) -> int | None:
+        for number in self.seat_numbers:
+            if self.seat_finished(state, number):
+                return number
+        return None
+
+    def progress(self, state: State, seat: int) -> tuple[int, ...]:
+        layout = self.seat_by_number[seat]
+        piles = state.piles
+        on_foundations = sum(len(piles[f]) for f in self.foundations)
+        hidden = sum(1 for t in layout.tableau for c in piles[t] if c & FACE_DOWN)
+        unplayed = len(piles[layout.stock]) + len(piles[layout.waste])
+        return (-on_foundations, hidden, unplayed)
+
+    def passes_view(self, state: State, seat: Seat) -> dict[str, Any]:
+        used = state.counters[seat.passes_counter]
+        left = None if self.max_passes is None else max(self.max_passes - 1 - used, 0)
+        return {"passes": used, "passes_left": left}
+
+    def deal_klondike(
+        self, deck: list[Card], face_up: bool = False
+    ) -> tuple[list[tuple[Card, ...]], tuple[Card, ...]]:
+        """Klondike's deal: one card to each pile left to right, then again from the
+        second pile, and so on; the last card of each pile face up; the rest is the stock,
+        whose next card drawn is the next card of the deck."""
+        columns: list[list[Card]] = [[] for _ in range(self.columns)]
+        position = 0
+        for start in range(self.columns):
+            for t in range(start, self.columns):
+                columns[t].append(deck[position] | (0 if face_up else FACE_DOWN))
+                position += 1
+        for column in columns:
+            column[-1] &= ~FACE_DOWN
+        stock = tuple(c | FACE_DOWN for c in reversed(deck[position:]))
+        return [tuple(c) for c in columns], stock
+
+
+def _bumped(counters: Counters, index: int, by: int = 1) -> Counters:
+    values = list(counters)
+    values[index] += by
+    return tuple(values)
+
+
+def rank_text(card: Card) -> str:
+    return face_text(card)[:-1] if rank_of(card) else "?"
