@@ -148,7 +148,7 @@ class KlondikeLike(Rules):
         return moves
 
     def add_seat_moves(self, state: State, seat: Seat, moves: list[Move]) -> None:
-        if self.seat_finished(state, seat.number) and len(self.seat_numbers) > 1:
+        if len(self.seat_numbers) > 1 and self.finished_seat(state) is not None:
             return
         piles = state.piles
         ids = self.pile_ids
