@@ -10,6 +10,7 @@ This module knows nothing of HTTP, Django or pixels.
 
 from __future__ import annotations
 
+from collections import deque
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any, ClassVar
 
@@ -24,7 +25,7 @@ STOCK, WASTE, FOUNDATION, TABLEAU, RESERVE, JEWELS = range(6)
 
 # How many positions the "is anything still possible?" search may visit before it
 # gives up and says the game is not over. Real positions need far fewer.
-STUCK_SEARCH_LIMIT = 4000
+STUCK_SEARCH_LIMIT = 20000
 
 
 class Option:
@@ -111,14 +112,16 @@ class State:
     def is_over(self) -> bool:
         """Won, or nothing that can still be done would change anything.
 
-        Precisely: from this state, follow every sequence of moves that makes no
-        progress (draws, turning the waste over, moves between tableau piles that turn
-        no card, moving a card back off a foundation); if none of the states reached
-        has a move that makes progress (a card onto a foundation beyond today's count,
-        a face-down card turned up, the stock and waste getting smaller, a card leaving
-        the jewels), the game is over. Each game names its progress measures in
-        ``Rules.progress``. If the search passes ``STUCK_SEARCH_LIMIT`` states it stops
-        and the game counts as not over.
+        Precisely: from this state, follow every sequence of moves that makes no lasting
+        progress (draws, turning the waste over, moves between tableau piles that turn no
+        card, foundation moves where cards may come back); if none of the states reached
+        is won or has a move that makes lasting progress (a face-down card turned up, the
+        stock and waste getting smaller, a card leaving the jewels, a card onto a
+        foundation it can never leave), the game is over. Each game names its progress
+        measures in ``Rules.progress``. A game is never over before the player has
+        turned every stock card once, so ``is_over`` reveals nothing hidden. Positions
+        differing only in the order of like piles count as one; if the search passes
+        ``STUCK_SEARCH_LIMIT`` positions it stops and the game counts as not over.
         """
         over: bool | None = self._over
         if over is None:
@@ -167,6 +170,11 @@ class Rules:
         self.pile_ids, self.roles = self.declare_piles()
         self.index = {pile_id: i for i, pile_id in enumerate(self.pile_ids)}
         self.foundations = tuple(i for i, r in enumerate(self.roles) if r == FOUNDATION)
+        groups: dict[tuple[int, str], list[int]] = {}
+        for i, pile_id in enumerate(self.pile_ids):
+            owner = pile_id.split(".")[0] if "." in pile_id else ""
+            groups.setdefault((self.roles[i], owner), []).append(i)
+        self.pile_groups = tuple(tuple(group) for group in groups.values())
 
     def __eq__(self, other: object) -> bool:
         return type(other) is type(self) and other.options == self.options
@@ -227,22 +235,39 @@ class Rules:
 
     def is_stuck(self, state: State, seat: int) -> bool:
         """True when no sequence of this seat's moves can make progress (see is_over)."""
+        if not self.has_seen_stock(state, seat):
+            return False
         root = self.progress(state, seat)
-        seen = {state.piles}
-        frontier = [state]
+        canonical = self.canonical
+        seen = {canonical(state)}
+        frontier = deque([state])
         while frontier:
-            current = frontier.pop()
+            current = frontier.popleft()
             for move in self.seat_moves(current, seat):
                 following = self.apply(current, move)
                 measures = self.progress(following, seat)
                 if any(now < before for now, before in zip(measures, root, strict=True)):
                     return False
-                if following.piles not in seen:
+                if self.is_won(following):
+                    return False
+                key = canonical(following)
+                if key not in seen:
                     if len(seen) >= STUCK_SEARCH_LIMIT:
                         return False
-                    seen.add(following.piles)
+                    seen.add(key)
                     frontier.append(following)
         return True
+
+    def has_seen_stock(self, state: State, seat: int) -> bool:
+        """Hook: whether the player has turned every stock card at least once. Until then
+        the game is never called over, so that ``is_over`` tells nothing about unseen cards."""
+        return True
+
+    def canonical(self, state: State) -> tuple[tuple[tuple[Card, ...], ...], ...]:
+        """The state with interchangeable piles (tableau piles, foundations, cells) sorted,
+        so the search above treats positions that differ only in pile order as one."""
+        piles = state.piles
+        return tuple(tuple(sorted(piles[i] for i in group)) for group in self.pile_groups)
 
     def new_state(self, piles: Iterable[Iterable[Card]], counters: Counters) -> State:
         return State(self, tuple(tuple(p) for p in piles), counters)

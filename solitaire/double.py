@@ -109,6 +109,11 @@ class Double(KlondikeLike):
     def can_auto_finish(self, state: State) -> bool:
         return False
 
+    def has_seen_stock(self, state: State, seat: int) -> bool:
+        # The rule book has the players check blockage over a full cycle of each stock;
+        # the server is that referee, so it may look before the players have.
+        return True
+
     def view_extra(self, state: State, player: int | None) -> dict[str, Any]:
         seats = {str(number): self.passes_view(state, self.seat_by_number[number]) for number in SEATS}
         return {

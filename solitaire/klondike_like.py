@@ -383,7 +383,14 @@ class KlondikeLike(Rules):
         on_foundations = sum(len(piles[f]) for f in self.foundations)
         hidden = sum(1 for t in layout.tableau for c in piles[t] if c & FACE_DOWN)
         unplayed = len(piles[layout.stock]) + len(piles[layout.waste])
+        if self.foundation_to_tableau:
+            # Cards may come back down, so putting one up is not lasting progress.
+            on_foundations = 0
         return (-on_foundations, hidden, unplayed)
+
+    def has_seen_stock(self, state: State, seat: int) -> bool:
+        layout = self.seat_by_number[seat]
+        return not state.piles[layout.stock] or state.counters[layout.passes_counter] > 0
 
     def passes_view(self, state: State, seat: Seat) -> dict[str, Any]:
         used = state.counters[seat.passes_counter]

@@ -33,7 +33,9 @@ def test_shuffle_is_fisher_yates_from_the_last_place_down() -> None:
 
 
 @pytest.mark.parametrize(("name", "options", "seed", "position"), CASES)
-def test_first_deals_are_pinned(name: str, options: dict[str, Any], seed: int, position: dict[str, Any]) -> None:
+def test_first_deals_are_pinned(
+    name: str, options: dict[str, Any], seed: int, position: dict[str, Any]
+) -> None:
     assert solitaire.new_game(name, seed=seed, **options).to_position() == position
 
 

@@ -1,0 +1,1 @@
+"""The Django project: settings, the ASGI router and the root URLs."""

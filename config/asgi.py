@@ -1,0 +1,35 @@
+"""The ASGI entry point: HTTP goes to Django, WebSockets to the Channels consumers.
+
+WebSocket connections are checked against ALLOWED_HOSTS by their Origin header and
+carry the Django session and user, which the consumers use to decide who may watch
+or move.
+"""
+
+from __future__ import annotations
+
+import os
+
+from django.core.asgi import get_asgi_application
+
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+# Django must be set up before anything imports models, consumers included.
+django_asgi_app = get_asgi_application()
+
+from channels.auth import AuthMiddlewareStack  # noqa: E402
+from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
+from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
+
+from games.race_urls import websocket_urlpatterns as race_websockets  # noqa: E402
+from games.routing import websocket_urlpatterns as game_websockets  # noqa: E402
+
+websocket_urlpatterns = [
+    *game_websockets,  # /ws/games/<id>/
+    *race_websockets,  # /ws/races/<id>/
+]
+
+application = ProtocolTypeRouter(
+    {
+        "http": django_asgi_app,
+        "websocket": AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
+    }
+)

@@ -1,0 +1,147 @@
+"""The socket of one game, /ws/games/<id>/: a thin edge over games.services.
+
+On connect the owner gets ``state``; after every change, every socket of the game gets
+``state`` again, rendered here from the game at its new version. The sender of a change
+also gets ``ack`` (or ``error``). Messages are at most MAX_MESSAGE_BYTES of JSON text.
+This module decides nothing about games: the service checks, applies and announces.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncJsonWebsocketConsumer
+
+from games import services
+from games.actors import Actor, actor_for_scope
+from games.services import NotFound, ServiceError, Snapshot, game_payload
+
+MAX_MESSAGE_BYTES = 4096
+CLOSE_NOT_FOUND = 4404  # no such game, or not the caller's (the two look alike)
+CHANGES = ("move", "undo", "autofinish")
+
+T = TypeVar("T")
+
+
+def in_thread(function: Callable[..., T]) -> Callable[..., Any]:
+    """Run blocking database work off the event loop.
+
+    Not thread-sensitive: each call is one self-contained transaction, so any pool
+    thread will do, and sockets of different games do not queue behind one thread.
+    """
+    return database_sync_to_async(function, thread_sensitive=False)
+
+
+def _state_message(actor: Actor, game_id: int) -> dict[str, Any]:
+    """The ``state`` message of a game as ``actor`` may see it (raises NotFound)."""
+    return _as_state_message(services.get_game_for(actor, game_id))
+
+
+def _as_state_message(snapshot: Snapshot) -> dict[str, Any]:
+    return {"type": "state", **game_payload(snapshot)}
+
+
+def _apply(
+    actor: Actor, game_id: int, content: dict[str, Any], message_id: str | int
+) -> tuple[int, dict[str, Any] | None]:
+    """Apply a change; returns its snapshot's version and, for a repeat, its state message."""
+    snapshot = services.apply_action(
+        game_id, actor, content, client_id=message_id, expected_version=content.get("version")
+    )
+    return snapshot.game.version, None if snapshot.applied else _as_state_message(snapshot)
+
+
+class GameConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
+    game_id: int
+    group: str
+    actor: Actor
+    sent_version: int
+
+    async def connect(self) -> None:
+        self.game_id = self.scope["url_route"]["kwargs"]["game_id"]
+        self.group = f"game.{self.game_id}"
+        self.sent_version = -1
+        self.actor = await in_thread(actor_for_scope)(self.scope)
+        # Join before reading, so that no change can slip between the read and the join.
+        await self.channel_layer.group_add(self.group, self.channel_name)
+        try:
+            state = await in_thread(_state_message)(self.actor, self.game_id)
+        except NotFound:
+            await self.channel_layer.group_discard(self.group, self.channel_name)
+            # Accept first: a close before accepting reaches the browser without its code.
+            await self.accept()
+            await self.close(code=CLOSE_NOT_FOUND)
+            return
+        await self.accept()
+        await self._send_state(state)
+
+    async def disconnect(self, code: int) -> None:
+        await self.channel_layer.group_discard(self.group, self.channel_name)
+
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        if text_data is None:
+            await self._send_error(None, "send JSON as text messages", "bad_request")
+            return
+        if len(text_data.encode("utf-8")) > MAX_MESSAGE_BYTES:
+            await self._send_error(None, f"a message may be at most {MAX_MESSAGE_BYTES} bytes", "too_large")
+            return
+        try:
+            content = json.loads(text_data)
+        except ValueError:
+            await self._send_error(None, "a message must be valid JSON", "bad_request")
+            return
+        if not isinstance(content, dict):
+            await self._send_error(None, "a message must be a JSON object", "bad_request")
+            return
+        await self.receive_json(content)
+
+    async def receive_json(self, content: dict[str, Any], **kwargs: Any) -> None:
+        kind = content.get("type")
+        message_id = content.get("id")
+        if not isinstance(message_id, str | int) or isinstance(message_id, bool):
+            message_id = None
+        if kind == "sync":
+            await self._send_current(force=True)
+            return
+        if kind not in CHANGES:
+            await self._send_error(
+                message_id, "the type must be move, undo, autofinish or sync", "bad_request"
+            )
+            return
+        if message_id is None:
+            await self._send_error(None, "a change needs an id", "bad_request")
+            return
+        try:
+            version, repeat_state = await in_thread(_apply)(self.actor, self.game_id, content, message_id)
+        except ServiceError as error:
+            await self._send_error(message_id, error.message, error.code, **error.data)
+            return
+        await self.send_json({"type": "ack", "id": message_id, "version": version})
+        # A repeat changes nothing, so no broadcast follows; bring this socket up to date.
+        if repeat_state is not None and repeat_state["version"] > self.sent_version:
+            await self._send_state(repeat_state)
+
+    async def game_changed(self, event: dict[str, Any]) -> None:
+        """The group message a committed change sends: ``{"version": n}``."""
+        if event["version"] > self.sent_version:
+            await self._send_current()
+
+    async def _send_current(self, *, force: bool = False) -> None:
+        try:
+            state = await in_thread(_state_message)(self.actor, self.game_id)
+        except NotFound:
+            # The game left this session (its player logged in elsewhere in this browser).
+            await self.close(code=CLOSE_NOT_FOUND)
+            return
+        if force or state["version"] > self.sent_version:
+            await self._send_state(state)
+
+    async def _send_state(self, state: dict[str, Any]) -> None:
+        self.sent_version = state["version"]
+        await self.send_json(state)
+
+    async def _send_error(self, message_id: str | int | None, error: str, code: str, **data: Any) -> None:
+        await self.send_json({"type": "error", "id": message_id, "error": error, "code": code, **data})

@@ -1,0 +1,66 @@
+"""The HTML pages: thin views that hand templates what the scripts in static/ need.
+
+The play page embeds the game exactly as the API describes it (the engine's view,
+never more), so the table is drawn at once and the socket only brings changes. These
+views decide nothing about games; games.services does.
+"""
+
+from __future__ import annotations
+
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.views.decorators.csrf import ensure_csrf_cookie
+
+from games import services
+from games.actors import actor_for_request
+
+GAME_TITLES = {
+    "klondike": "Klondike",
+    "josephine": "Josephine",
+    "casket": "Casket",
+    "double": "Double Solitaire",
+}
+# Games with a "How to play" page, in the order the pages list them.
+GUIDES = ("klondike", "josephine", "casket", "double")
+
+
+def _title(game: str, options: dict[str, object]) -> str:
+    title = GAME_TITLES.get(game, game.title())
+    if game == "klondike":
+        title += f", draw {options.get('draw', 3)}"
+    if game == "casket" and options.get("hard"):
+        title += ", hard"
+    return title
+
+
+@ensure_csrf_cookie
+def home(request: HttpRequest) -> HttpResponse:
+    return render(request, "home.html", {"guides": [(g, GAME_TITLES[g]) for g in GUIDES]})
+
+
+@ensure_csrf_cookie
+def play(request: HttpRequest, game_id: int) -> HttpResponse:
+    try:
+        snapshot = services.get_game_for(actor_for_request(request), game_id)
+    except services.NotFound:
+        raise Http404("There is no such game here, or it belongs to someone else.") from None
+    payload = services.game_payload(snapshot)
+    return render(
+        request,
+        "play.html",
+        {
+            "game": payload,
+            "title": _title(payload["game"], payload["options"]),
+            "title_short": GAME_TITLES.get(payload["game"], payload["game"]),
+        },
+    )
+
+
+def how_to_play(request: HttpRequest, game: str) -> HttpResponse:
+    if game not in GUIDES:
+        raise Http404("There is no guide for that game.")
+    return render(
+        request,
+        f"how_to_play/{game}.html",
+        {"game": game, "title": GAME_TITLES[game], "guides": [(g, GAME_TITLES[g]) for g in GUIDES]},
+    )

@@ -1,0 +1,74 @@
+"""The races' JSON API: thin views that decode a request, call one race service and
+answer JSON, in the same style (and with the same error answers) as games.api.
+
+Play itself (ready, moves, resigning, offering to stop) goes over the race's socket;
+HTTP creates, joins, shows, rematches and replays. These views know nothing of rules.
+"""
+
+from __future__ import annotations
+
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.views.decorators.csrf import ensure_csrf_cookie
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from games import race_services as races
+from games.actors import actor_for_request
+from games.api import _body, answers_json
+
+
+def _token(request: HttpRequest) -> str | None:
+    """The invite or watch token a non-player shows, from ``?token=``."""
+    return request.GET.get("token") or None
+
+
+@require_http_methods(["GET", "POST"])
+@ensure_csrf_cookie
+@answers_json
+def race_list(request: HttpRequest) -> HttpResponse:
+    """GET: the caller's races, newest first. POST ``{"options", "name"}``: a new race."""
+    if request.method == "GET":
+        return JsonResponse({"races": races.races_for(actor_for_request(request))})
+    body = _body(request)
+    snapshot = races.create_race(
+        actor_for_request(request, create=True), body.get("options"), body.get("name")
+    )
+    response = JsonResponse(races.race_payload(snapshot, 1), status=201)
+    response["Location"] = f"/api/races/{snapshot.race.pk}"
+    return response
+
+
+@require_GET
+@ensure_csrf_cookie
+@answers_json
+def race_detail(request: HttpRequest, race_id: int) -> HttpResponse:
+    """The race as the caller may see it: a player's own view, or a spectator's."""
+    token = _token(request)
+    snapshot, seat = races.get_race_for(actor_for_request(request), race_id, token)
+    return JsonResponse(races.race_payload(snapshot, seat, token=token))
+
+
+@require_POST
+@answers_json
+def join(request: HttpRequest, race_id: int) -> HttpResponse:
+    """Body ``{"token": <from the invite link>, "name": "Ben"}``: take seat 2."""
+    body = _body(request)
+    snapshot = races.join_race(
+        actor_for_request(request, create=True), race_id, body.get("token"), body.get("name")
+    )
+    return JsonResponse(races.race_payload(snapshot, 2))
+
+
+@require_POST
+@answers_json
+def rematch(request: HttpRequest, race_id: int) -> HttpResponse:
+    """A new race for the same two players; both get the same one."""
+    actor = actor_for_request(request)
+    snapshot = races.rematch(actor, race_id)
+    return JsonResponse(races.race_payload(snapshot, snapshot.seat_of(actor)), status=200)
+
+
+@require_GET
+@answers_json
+def replay(request: HttpRequest, race_id: int) -> HttpResponse:
+    """A finished race move by move, with its seed."""
+    return JsonResponse(races.replay_for(actor_for_request(request), race_id, _token(request)))

@@ -1,0 +1,220 @@
+"""The socket of one race, /ws/races/<id>/[?token=<invite or watch token>]: a thin edge
+over games.race_services.
+
+On connect the server sends ``state`` (with ``seat``: 1, 2, or null for a spectator).
+After every change each socket receives ``state`` again, rendered here from the race at
+its new version with the engine's view for this socket's seat only. Around the start
+each socket counts down by itself from the race's stored ``starts_at`` (so every socket,
+on any process, shows the same 3-2-1, and a reconnect mid-countdown picks it up), then
+sends ``start``. Presence changes of a seat arrive as ``presence``; the end as
+``finished``. The sender of a change also gets ``ack`` or ``error``.
+
+This module decides nothing about races: the service checks, applies and announces.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+from collections.abc import Callable
+from datetime import datetime, timedelta
+from typing import Any, TypeVar
+from urllib.parse import parse_qs
+
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncJsonWebsocketConsumer
+from django.utils import timezone
+
+from games import race_services as races
+from games.actors import Actor, actor_for_scope
+from games.race_models import Race, race_group
+from games.services import NotFound, ServiceError
+
+MAX_MESSAGE_BYTES = 4096
+CLOSE_NOT_FOUND = 4404  # no such race, or the caller may not see it (the two look alike)
+
+T = TypeVar("T")
+
+
+def in_thread(function: Callable[..., T]) -> Callable[..., Any]:
+    """Run blocking database work off the event loop, on any pool thread: each call is
+    one self-contained transaction, and races do not queue behind one another."""
+    return database_sync_to_async(function, thread_sensitive=False)
+
+
+def _state_message(actor: Actor, race_id: int, token: str | None) -> dict[str, Any]:
+    """The ``state`` message of the race as ``actor`` may see it (raises NotFound)."""
+    snapshot, seat = races.get_race_for(actor, race_id, token)
+    return {"type": "state", **races.race_payload(snapshot, seat, token=token)}
+
+
+def _change(actor: Actor, race_id: int, kind: str, content: dict[str, Any]) -> races.RaceSnapshot:
+    if kind == "move":
+        return races.play_move(actor, race_id, content.get("move"), content.get("id"))
+    if kind == "ready":
+        return races.set_ready(actor, race_id)
+    if kind == "resign":
+        return races.resign(actor, race_id)
+    return races.offer_end(actor, race_id)
+
+
+CHANGES = ("move", "ready", "resign", "offer_end")
+
+
+class RaceConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
+    race_id: int
+    group: str
+    actor: Actor
+    token: str | None
+    sent_version: int
+    sent_finished: bool
+    countdown_for: str | None
+    tasks: list[asyncio.Task[None]]
+    recorded: bool
+
+    async def connect(self) -> None:
+        self.race_id = self.scope["url_route"]["kwargs"]["race_id"]
+        self.group = race_group(self.race_id)
+        query = parse_qs(self.scope.get("query_string", b"").decode("latin-1"))
+        self.token = (query.get("token") or [None])[0]
+        self.sent_version = -1
+        self.sent_finished = False
+        self.countdown_for = None
+        self.tasks = []
+        self.recorded = False
+        self.actor = await in_thread(actor_for_scope)(self.scope)
+        # Join before reading, so that no change can slip between the read and the join.
+        await self.channel_layer.group_add(self.group, self.channel_name)
+        try:
+            await in_thread(races.get_race_for)(self.actor, self.race_id, self.token)
+        except NotFound:
+            await self.channel_layer.group_discard(self.group, self.channel_name)
+            # Accept first: a close before accepting reaches the browser without its code.
+            await self.accept()
+            await self.close(code=CLOSE_NOT_FOUND)
+            return
+        await self.accept()
+        self.recorded = True
+        # Record the socket first, so the state sent next already shows this player here.
+        await in_thread(races.socket_opened)(self.actor, self.race_id, self.channel_name)
+        self.tasks.append(asyncio.ensure_future(self._keep_presence()))
+        await self._send_current(force=True)
+
+    async def disconnect(self, code: int) -> None:
+        for task in self.tasks:
+            task.cancel()
+        await self.channel_layer.group_discard(self.group, self.channel_name)
+        if self.recorded:
+            self.recorded = False
+            with contextlib.suppress(NotFound):
+                await in_thread(races.socket_closed)(self.race_id, self.channel_name)
+
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        if text_data is None:
+            await self._send_error(None, "send JSON as text messages", "bad_request")
+            return
+        if len(text_data.encode("utf-8")) > MAX_MESSAGE_BYTES:
+            await self._send_error(None, f"a message may be at most {MAX_MESSAGE_BYTES} bytes", "too_large")
+            return
+        try:
+            content = json.loads(text_data)
+        except ValueError:
+            await self._send_error(None, "a message must be valid JSON", "bad_request")
+            return
+        if not isinstance(content, dict):
+            await self._send_error(None, "a message must be a JSON object", "bad_request")
+            return
+        await self.receive_json(content)
+
+    async def receive_json(self, content: dict[str, Any], **kwargs: Any) -> None:
+        kind = content.get("type")
+        message_id = content.get("id")
+        if not isinstance(message_id, str | int) or isinstance(message_id, bool):
+            message_id = None
+        if kind == "sync":
+            await self._send_current(force=True)
+            return
+        if kind not in CHANGES:
+            await self._send_error(
+                message_id,
+                "the type must be ready, move, resign, offer_end or sync",
+                "bad_request",
+            )
+            return
+        if kind == "move" and message_id is None:
+            await self._send_error(None, "a move needs an id", "bad_request")
+            return
+        try:
+            snapshot = await in_thread(_change)(self.actor, self.race_id, kind, content)
+        except ServiceError as error:
+            await self._send_error(message_id, error.message, error.code, **error.data)
+            return
+        await self.send_json({"type": "ack", "id": message_id, "version": snapshot.race.version})
+        # A repeat changes nothing, so no broadcast follows; bring this socket up to date.
+        if not snapshot.applied:
+            await self._send_current()
+
+    # ------------------------------------------------------------ group messages
+
+    async def race_changed(self, event: dict[str, Any]) -> None:
+        """A committed change: ``{"version": n}``. Render this socket's own view."""
+        if event["version"] > self.sent_version:
+            await self._send_current()
+
+    async def race_presence(self, event: dict[str, Any]) -> None:
+        await self.send_json({"type": "presence", "seat": event["seat"], "connected": event["connected"]})
+
+    # ------------------------------------------------------------ sending
+
+    async def _send_current(self, *, force: bool = False) -> None:
+        try:
+            state = await in_thread(_state_message)(self.actor, self.race_id, self.token)
+        except NotFound:
+            await self.close(code=CLOSE_NOT_FOUND)
+            return
+        if not force and state["version"] <= self.sent_version:
+            return
+        self.sent_version = state["version"]
+        await self.send_json(state)
+        status = state["status"]
+        if status == Race.Status.COUNTDOWN and state["starts_at"] != self.countdown_for:
+            self.countdown_for = state["starts_at"]
+            self.tasks.append(asyncio.ensure_future(self._count_down(state["starts_at"])))
+        if status == Race.Status.FINISHED and not self.sent_finished:
+            self.sent_finished = True
+            await self.send_json(
+                {
+                    "type": "finished",
+                    "result": state["result"],
+                    "players": state["players"],
+                    "seed": state.get("seed"),
+                    "version": state["version"],
+                }
+            )
+
+    async def _count_down(self, starts_at_text: str) -> None:
+        """3, 2, 1 on the seconds before ``starts_at``, then ``start``; then open play."""
+        starts_at = datetime.fromisoformat(starts_at_text)
+        tick = races.tick_seconds()
+        for remaining in range(races.countdown_ticks(), 0, -1):
+            delay = (starts_at - timedelta(seconds=remaining * tick) - timezone.now()).total_seconds()
+            if delay <= -tick:
+                continue  # this tick went by before we connected
+            if delay > 0:
+                await asyncio.sleep(delay)
+            await self.send_json({"type": "countdown", "seconds": remaining, "starts_at": starts_at_text})
+        delay = (starts_at - timezone.now()).total_seconds()
+        if delay > 0:
+            await asyncio.sleep(delay)
+        await self.send_json({"type": "start", "starts_at": starts_at_text})
+        # Every socket asks; the first one opens play and the rest find it open.
+        await in_thread(races.begin)(self.race_id)
+
+    async def _keep_presence(self) -> None:
+        while True:
+            await asyncio.sleep(races.PRESENCE_REFRESH.total_seconds())
+            await in_thread(races.socket_seen)(self.channel_name)
+
+    async def _send_error(self, message_id: str | int | None, error: str, code: str, **data: Any) -> None:
+        await self.send_json({"type": "error", "id": message_id, "error": error, "code": code, **data})

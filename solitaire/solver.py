@@ -1,0 +1,193 @@
+"""Is this position winnable? A depth-first solver over the engine's games.
+
+``solve(state)`` searches every line of play from ``state`` (knowing the face-down
+cards: "thoughtful" solitaire, as in the published winnability studies) and answers
+``"solved"`` with a winning list of engine moves, ``"unsolvable"`` when the whole
+search space was exhausted, or ``"unknown"`` when time or the node budget ran out.
+
+The search is plain depth-first with a transposition table. The game models
+(``solver_klondike``, ``solver_casket``) supply what makes it fast: compact positions,
+canonical keys (tableau piles sorted, the score ignored), safe automatic foundation
+moves, pruning of moves that can never be needed, move ordering, and the stock taken
+as "the cards reachable after k draws". Every pruning rule is one that cannot lose a
+win, so "unsolvable" is a proof, not a guess. docs/winnability.md explains each rule.
+
+A solution is checked before it is returned: the moves are replayed through
+``State.apply`` and must reach ``is_won``.
+
+This module knows nothing of the web app, hints or views.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Hashable
+from dataclasses import dataclass, field
+from typing import Generic, Protocol, TypeVar
+
+from .base import State
+from .moves import Move
+
+SOLVED, UNSOLVABLE, UNKNOWN = "solved", "unsolvable", "unknown"
+# How many new positions between two looks at the clock.
+CLOCK_EVERY = 512
+
+P = TypeVar("P")
+# A primitive move of a model, and a step: one or more primitives the search takes as one.
+Action = tuple[int, int, int, int]
+Step = tuple[Action, ...]
+
+
+@dataclass(frozen=True)
+class SolveResult:
+    """What ``solve`` found.
+
+    ``status`` is ``"solved"``, ``"unsolvable"`` or ``"unknown"``; ``moves`` wins from
+    the given state when solved (and is empty otherwise); ``nodes`` counts the distinct
+    positions visited; ``seconds`` is the time taken by the clock ``solve`` was given.
+    """
+
+    status: str
+    moves: list[Move] = field(default_factory=list)
+    nodes: int = 0
+    seconds: float = 0.0
+
+    @property
+    def solved(self) -> bool:
+        return self.status == SOLVED
+
+
+class Model(Protocol[P]):
+    """What a game model gives the search (see solver_klondike.KlondikeModel)."""
+
+    def start(self, state: State) -> P: ...
+
+    def key(self, position: P) -> Hashable: ...
+
+    def won(self, position: P) -> bool: ...
+
+    def moves(self, position: P) -> list[Step]: ...
+
+    def play(self, position: P, step: Step) -> P: ...
+
+    def settle(self, position: P) -> tuple[P, list[Action]]: ...
+
+    def expand(self, action: Action, state: State) -> list[Move]: ...
+
+
+def model_for(state: State) -> Model[object]:
+    """The search model of the state's game. :raises ValueError: for Double Solitaire."""
+    name = state.rules.name
+    if name in ("klondike", "josephine"):
+        from .solver_klondike import KlondikeModel
+
+        return KlondikeModel(state)  # type: ignore[return-value]
+    if name == "casket":
+        from .solver_casket import CasketModel
+
+        return CasketModel(state)  # type: ignore[return-value]
+    raise ValueError(f"the solver plays klondike, josephine and casket, not {name}")
+
+
+def solve(
+    state: State,
+    timeout: float = 10.0,
+    thoughtful: bool = True,
+    *,
+    max_nodes: int | None = None,
+    clock: Callable[[], float] = time.perf_counter,
+) -> SolveResult:
+    """Search for a win from ``state``.
+
+    :param timeout: seconds (by ``clock``) after which the answer is ``"unknown"``.
+    :param thoughtful: must be True: the solver sees the face-down cards. (Without
+        them "winnable" is a question about every possible deal, not one position.)
+    :param max_nodes: stop with ``"unknown"`` after this many positions, if given.
+    :param clock: the clock the timeout is measured by; ``time.process_time`` gives
+        CPU seconds, fair on a shared machine.
+    :raises ValueError: for a game the solver does not play, or ``thoughtful=False``.
+    """
+    if not thoughtful:
+        raise ValueError("only thoughtful solving is supported: the solver must see the face-down cards")
+    started = clock()
+    model = model_for(state)
+    search: _Search[object] = _Search(model, clock, started + timeout, max_nodes)
+    status, path = search.run(state)
+    moves: list[Move] = []
+    if status == SOLVED:
+        moves = _replay(model, state, path)
+    return SolveResult(status, moves, search.nodes, clock() - started)
+
+
+class _Search(Generic[P]):
+    """Depth-first search with a transposition table over a model's positions."""
+
+    def __init__(
+        self, model: Model[P], clock: Callable[[], float], deadline: float, max_nodes: int | None
+    ) -> None:
+        self.model = model
+        self.clock = clock
+        self.deadline = deadline
+        self.max_nodes = max_nodes
+        self.nodes = 0
+
+    def run(self, state: State) -> tuple[str, list[Action]]:
+        model = self.model
+        root, made = model.settle(model.start(state))
+        if model.won(root):
+            self.nodes = 1
+            return SOLVED, made
+        key = model.key
+        won = model.won
+        moves = model.moves
+        play = model.play
+        settle = model.settle
+        seen: set[Hashable] = {key(root)}
+        # A frame: position, its moves, the index of the next move to try, and the
+        # actions (move plus automatic moves) that led to it.
+        stack: list[tuple[P, list[Step], list[int], list[Action]]] = [(root, moves(root), [0], made)]
+        nodes = 1
+        deadline = self.deadline
+        clock = self.clock
+        limit = self.max_nodes
+        while stack:
+            position, options, cursor, _ = stack[-1]
+            index = cursor[0]
+            if index >= len(options):
+                stack.pop()
+                continue
+            cursor[0] = index + 1
+            step = options[index]
+            child, automatic = settle(play(position, step))
+            child_key = key(child)
+            if child_key in seen:
+                continue
+            seen.add(child_key)
+            nodes += 1
+            if won(child):
+                self.nodes = nodes
+                path: list[Action] = []
+                for frame in stack:
+                    path += frame[3]
+                path += step
+                path += automatic
+                return SOLVED, path
+            if (nodes % CLOCK_EVERY == 0 and clock() > deadline) or (limit is not None and nodes >= limit):
+                self.nodes = nodes
+                return UNKNOWN, []
+            stack.append((child, moves(child), [0], [*step, *automatic]))
+        self.nodes = nodes
+        return UNSOLVABLE, []
+
+
+def _replay(model: Model[P], state: State, path: list[Action]) -> list[Move]:
+    """Turn the search's actions into engine moves, applying each to check it."""
+    moves: list[Move] = []
+    current = state
+    for action in path:
+        for move in model.expand(action, current):
+            current = current.apply(move)
+            moves.append(move)
+    if not current.is_won:
+        raise AssertionError("solver bug: the winning line does not win when replayed")
+    return moves

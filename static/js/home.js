@@ -1,0 +1,225 @@
+/**
+ * The home page: choose a game and its options (or a deal number) and deal; list the
+ * player's saved games, newest first; show their statistics.
+ *
+ * Options are sent as the engine names them; the server validates them and its
+ * error text is shown as is. This module knows the API, not the rules.
+ */
+
+import { api } from "./net.js";
+import { describeOptions, formatScore, formatTime, GAME_TITLES } from "./ui.js";
+
+const form = document.getElementById("new-game");
+const errorBox = document.getElementById("deal-error");
+
+function chosenGame() {
+  return form.querySelector('input[name="game"]:checked').value;
+}
+
+function showOptionsFor(game) {
+  for (const box of form.querySelectorAll(".options")) box.hidden = box.dataset.game !== game;
+}
+
+/** The options of the chosen game, typed as the engine expects. */
+function readOptions(game) {
+  const value = (name) => form.querySelector(`[data-game="${game}"] input[name="${name}"]:checked`)?.value;
+  const checked = (name) => form.querySelector(`[data-game="${game}"] input[name="${name}"]`).checked;
+  if (game === "klondike") {
+    const passes = value("passes");
+    const scoring = value("scoring");
+    return {
+      draw: Number(value("draw")),
+      passes: passes ? Number(passes) : null,
+      scoring: scoring || null,
+      whole_sequences: checked("whole_sequences"),
+      any_card_in_space: checked("any_card_in_space"),
+      foundation_to_tableau: checked("foundation_to_tableau"),
+      face_up: checked("face_up"),
+    };
+  }
+  if (game === "casket") return { hard: checked("hard") };
+  return {};
+}
+
+/** Fill the form from a shared link: /?game=klondike&deal=123&options={...}. */
+function prefill(params) {
+  const game = params.get("game");
+  const radio = game && form.querySelector(`input[name="game"][value="${CSS.escape(game)}"]`);
+  if (!radio) return;
+  radio.checked = true;
+  showOptionsFor(game);
+  if (params.get("deal")) form.elements.deal.value = params.get("deal");
+  let options = {};
+  try {
+    options = JSON.parse(params.get("options") || "{}");
+  } catch {
+    options = {};
+  }
+  const box = form.querySelector(`.options[data-game="${CSS.escape(game)}"]`);
+  for (const [name, raw] of Object.entries(options)) {
+    const inputs = box.querySelectorAll(`input[name="${CSS.escape(name)}"]`);
+    for (const input of inputs) {
+      if (input.type === "checkbox") input.checked = !!raw;
+      else input.checked = input.value === (raw == null ? "" : String(raw));
+    }
+  }
+}
+
+form.addEventListener("change", (event) => {
+  if (event.target.name === "game") showOptionsFor(chosenGame());
+  errorBox.textContent = "";
+});
+
+form.addEventListener("submit", async (event) => {
+  event.preventDefault();
+  errorBox.textContent = "";
+  const game = chosenGame();
+  const body = { game, options: readOptions(game) };
+  const dealText = form.elements.deal.value.trim().replace(/^#/, "");
+  if (dealText) {
+    if (!/^\d{1,15}$/.test(dealText)) {
+      errorBox.textContent = "A deal number is a whole number, such as 1234.";
+      form.elements.deal.focus();
+      return;
+    }
+    body.deal = Number(dealText);
+  }
+  const button = form.querySelector('button[type="submit"]');
+  button.disabled = true;
+  try {
+    const created = await api("POST", "/api/games", body);
+    window.location.assign(created.url);
+  } catch (error) {
+    errorBox.textContent = error.message;
+    button.disabled = false;
+  }
+});
+
+function ago(iso) {
+  const seconds = (Date.now() - Date.parse(iso)) / 1000;
+  if (!Number.isFinite(seconds)) return "";
+  if (seconds < 60) return "just now";
+  const units = [
+    [86400 * 365, "year"],
+    [86400 * 30, "month"],
+    [86400 * 7, "week"],
+    [86400, "day"],
+    [3600, "hour"],
+    [60, "minute"],
+  ];
+  for (const [size, name] of units) {
+    if (seconds >= size) {
+      const n = Math.floor(seconds / size);
+      return `${n} ${name}${n > 1 ? "s" : ""} ago`;
+    }
+  }
+  return "";
+}
+
+function element(tag, props = {}, children = []) {
+  const el = document.createElement(tag);
+  Object.assign(el, props);
+  for (const child of children) el.append(child);
+  return el;
+}
+
+const STATUS_WORDS = { playing: "In play", won: "Won", lost: "Lost", abandoned: "Stopped" };
+
+async function loadGames() {
+  const holder = document.getElementById("saved-games");
+  let games;
+  try {
+    games = (await api("GET", "/api/games")).games || [];
+  } catch (error) {
+    holder.replaceChildren(element("p", { className: "empty-note", textContent: error.message }));
+    return;
+  }
+  if (!games.length) {
+    holder.replaceChildren(
+      element("p", { className: "empty-note", textContent: "No games yet. Deal one and it will wait here for you." }),
+    );
+    return;
+  }
+  // In-play games first (they are the ones to resume), each group newest first.
+  const ordered = [...games.filter((g) => g.status === "playing"), ...games.filter((g) => g.status !== "playing")];
+  const list = element("ul", { className: "games-list" });
+  for (const game of ordered.slice(0, 12)) {
+    const options = describeOptions(game.game, game.options);
+    const details = [`Deal #${game.deal}`, `${game.moves_made ?? game.version} moves`, formatTime(game.elapsed || 0)];
+    const when = ago(game.updated || game.created);
+    if (when) details.push(when);
+    const link = element("a", { href: game.url }, [
+      element("span", { className: "what" }, [
+        element("strong", { textContent: `${GAME_TITLES[game.game] || game.game}${options ? ` · ${options}` : ""}` }),
+        element("small", { textContent: details.join(" · ") }),
+      ]),
+      element("span", {
+        className: `status-tag ${game.status}`,
+        textContent: game.status === "playing" ? "Resume" : STATUS_WORDS[game.status] || game.status,
+      }),
+    ]);
+    list.append(element("li", {}, [link]));
+  }
+  holder.replaceChildren(list);
+}
+
+function percent(rate) {
+  return rate == null ? "–" : `${Math.round(rate * 100)}%`;
+}
+
+function statsRow(name, tally, scoring) {
+  const cells = [
+    name,
+    String(tally.played),
+    String(tally.won),
+    percent(tally.win_rate),
+    `${tally.current_streak} / ${tally.best_streak}`,
+    tally.best_time == null ? "–" : formatTime(tally.best_time),
+    tally.best_score == null ? "–" : formatScore(tally.best_score, scoring),
+  ];
+  return element(
+    "tr",
+    {},
+    cells.map((text, i) => element(i ? "td" : "th", { textContent: text, scope: i ? undefined : "row" })),
+  );
+}
+
+async function loadStats() {
+  const holder = document.getElementById("stats");
+  let stats;
+  try {
+    stats = await api("GET", "/api/stats");
+  } catch (error) {
+    holder.replaceChildren(element("p", { className: "empty-note", textContent: error.message }));
+    return;
+  }
+  if (!stats.overall || !stats.overall.played) {
+    holder.replaceChildren(
+      element("p", { className: "empty-note", textContent: "Your wins, streaks and best times will show here." }),
+    );
+    return;
+  }
+  const head = element("thead", {}, [
+    element(
+      "tr",
+      {},
+      ["Game", "Played", "Won", "Win %", "Streak now / best", "Best time", "Best score"].map((text) =>
+        element("th", { textContent: text, scope: "col" }),
+      ),
+    ),
+  ]);
+  // Scores of different scoring systems do not compare, so the overall row has none.
+  const body = element("tbody", {}, [statsRow("All games", { ...stats.overall, best_score: null }, null)]);
+  for (const variant of stats.variants || []) {
+    const options = describeOptions(variant.game, variant.options);
+    const name = `${GAME_TITLES[variant.game] || variant.game}${options ? ` · ${options}` : ""}`;
+    body.append(statsRow(name, variant, variant.options && variant.options.scoring));
+  }
+  const table = element("table", { className: "stats-table" }, [head, body]);
+  holder.replaceChildren(element("div", { style: "overflow-x:auto" }, [table]));
+}
+
+prefill(new URLSearchParams(location.search));
+showOptionsFor(chosenGame());
+loadGames();
+loadStats();

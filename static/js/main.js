@@ -1,0 +1,231 @@
+/**
+ * The play page (/play/<id>/): wires the table to the game's socket and the controls.
+ *
+ * The page arrives with the game's current state embedded, draws it at once, then
+ * follows the socket. Moves go out over the socket and are settled by the server;
+ * the table only ever draws what the server sent. Hints, new deals and replays use
+ * the HTTP API.
+ *
+ * This module knows the page's controls and the API; card drawing is table/'s job.
+ */
+
+import { api, GameSocket } from "./net.js";
+import { createTable } from "./table/table.js";
+import { describeOptions, formatScore, formatTime, GAME_TITLES, toast } from "./ui.js";
+
+// The server counts at most this much of any pause between two changes as play time.
+const IDLE_GAP_S = 60;
+
+const $ = (id) => document.getElementById(id);
+
+function start() {
+  const page = $("play");
+  const initial = JSON.parse($("initial-game").textContent);
+  const gameId = initial.id;
+  let game = initial;
+  let clockBase = initial.elapsed || 0;
+  let clockAt = performance.now();
+  let announcedResult = initial.status !== "playing";
+
+  const controls = {
+    undo: $("undo"),
+    hint: $("hint"),
+    autofinish: $("autofinish"),
+    newDeal: $("new-deal"),
+    replay: $("replay"),
+    deal: $("deal"),
+    timer: $("timer"),
+    score: $("score"),
+    scoreBox: $("score-box"),
+    moves: $("moves"),
+    message: $("game-message"),
+    connection: $("connection"),
+    dialog: $("result"),
+  };
+
+  const socket = new GameSocket(`/ws/games/${gameId}/`, {
+    onState: applyState,
+    onStatus: showConnection,
+    onGone: () => {
+      showMessage("This game belongs to another player or session. Go back to the home page to deal your own.");
+      controls.connection.hidden = true;
+    },
+    onProblem: (text) => toast(text, "error"),
+  });
+  socket.version = initial.version;
+
+  const table = createTable($("table"), {
+    onMove: (move) => socket.send({ type: "move", move }),
+    onRefused: (reason) => toast(reason, "error"),
+    onNotice: (text) => toast(text),
+    onUndo: undo,
+    onHint: hint,
+    onAutoFinish: () => {
+      if (!controls.autofinish.hidden) autoFinish();
+    },
+    onHelp: () => {
+      const help = document.querySelector(".keys-help");
+      help.open = true;
+      help.querySelector("summary").focus();
+    },
+  });
+  table.set(initial.state);
+  paintStatus();
+  if (initial.status !== "playing") showResult(false);
+
+  function applyState(message) {
+    const before = game;
+    game = message;
+    clockBase = message.elapsed || 0;
+    clockAt = performance.now();
+    table.set(message.state);
+    paintStatus();
+    if (before.status === "playing" && message.status !== "playing" && !announcedResult) {
+      announcedResult = true;
+      showResult(true);
+    } else if (message.status === "playing") {
+      announcedResult = false;
+      controls.message.hidden = true;
+      if (controls.dialog.open) controls.dialog.close();
+    }
+    if (message.state.can_auto_finish && !before.state.can_auto_finish && message.status === "playing") {
+      toast("Every card can go up now: press Auto-finish (A).");
+    }
+  }
+
+  function elapsedNow() {
+    if (game.status !== "playing") return clockBase;
+    return clockBase + Math.min((performance.now() - clockAt) / 1000, IDLE_GAP_S);
+  }
+
+  function paintStatus() {
+    const view = game.state;
+    const scoring = game.options && game.options.scoring;
+    const score = game.score ?? view.score;
+    controls.scoreBox.hidden = score == null;
+    controls.score.textContent = formatScore(score, scoring);
+    controls.scoreBox.querySelector("dt").textContent = scoring === "vegas" ? "Vegas" : "Score";
+    controls.moves.textContent = String(game.moves_made ?? game.version);
+    controls.timer.textContent = formatTime(elapsedNow());
+    const playing = game.status === "playing";
+    controls.autofinish.hidden = !(playing && view.can_auto_finish);
+    // "can_undo" when the server says so; otherwise any change so far may be undone.
+    controls.undo.disabled = !playing || !(game.can_undo ?? game.version > 0);
+    controls.hint.disabled = !playing;
+  }
+
+  function showMessage(text) {
+    controls.message.textContent = text;
+    controls.message.hidden = false;
+  }
+
+  function showResult(celebrate) {
+    const won = game.status === "won";
+    const dialog = controls.dialog;
+    dialog.classList.toggle("won", won);
+    dialog.querySelector("h2").textContent = won ? "You won!" : "No more moves";
+    dialog.querySelector(".result-text").textContent = won
+      ? `${GAME_TITLES[game.game]}, deal #${game.deal}, solved.`
+      : "Nothing left to play can change this deal. Try it again, or deal a new one.";
+    dialog.querySelector(".r-time").textContent = formatTime(game.elapsed || 0);
+    dialog.querySelector(".r-moves").textContent = String(game.moves_made ?? game.version);
+    const scoreRow = dialog.querySelector(".r-score-row");
+    const score = game.score ?? game.state.score;
+    scoreRow.hidden = score == null;
+    dialog.querySelector(".r-score").textContent = formatScore(score, game.options && game.options.scoring);
+    showMessage(won ? `You won this game in ${formatTime(game.elapsed || 0)}.` : "This game is lost: no move can change it any more.");
+    if (celebrate || !dialog.open) {
+      if (typeof dialog.showModal === "function") dialog.showModal();
+      else dialog.setAttribute("open", "");
+    }
+  }
+
+  function showConnection(status) {
+    // Only worry the player when a connection that worked is gone for a moment.
+    clearTimeout(showConnection.timer);
+    if (status === "open") {
+      controls.connection.hidden = true;
+      return;
+    }
+    showConnection.timer = setTimeout(() => {
+      controls.connection.hidden = false;
+      controls.connection.textContent = socket.pending
+        ? "Reconnecting… your moves will be sent when the connection is back."
+        : "Reconnecting…";
+    }, 1200);
+  }
+
+  function undo() {
+    if (controls.undo.disabled) return;
+    socket.send({ type: "undo" }).catch((error) => toast(error.message, "error"));
+  }
+
+  async function hint() {
+    if (controls.hint.disabled) return;
+    try {
+      const answer = await api("GET", `/api/games/${gameId}/hint`);
+      if (answer.move) table.showHint(answer.move);
+      else toast("No useful move found. A new deal may be the way on.");
+    } catch (error) {
+      toast(error.message, "error");
+    }
+  }
+
+  function autoFinish() {
+    // The server plays every card up; that can take a moment, so say so meanwhile.
+    controls.autofinish.disabled = true;
+    controls.autofinish.setAttribute("aria-busy", "true");
+    socket
+      .send({ type: "autofinish" })
+      .catch((error) => toast(error.message, "error"))
+      .finally(() => {
+        controls.autofinish.disabled = false;
+        controls.autofinish.removeAttribute("aria-busy");
+      });
+  }
+
+  async function deal(sameDeal) {
+    const body = { game: game.game, options: game.options };
+    if (sameDeal) body.deal = game.deal;
+    try {
+      const created = await api("POST", "/api/games", body);
+      window.location.assign(created.url);
+    } catch (error) {
+      toast(error.message, "error");
+    }
+  }
+
+  async function copyDeal() {
+    const params = new URLSearchParams({ game: game.game, deal: String(game.deal) });
+    const options = JSON.stringify(game.options || {});
+    if (options !== "{}") params.set("options", options);
+    const link = `${location.origin}/?${params}`;
+    try {
+      await navigator.clipboard.writeText(link);
+      toast(`Link to deal #${game.deal} copied. Anyone can play this same deal from it.`);
+    } catch {
+      toast(`This is deal #${game.deal}. Type the number on the home page to play it again.`);
+    }
+  }
+
+  controls.undo.addEventListener("click", undo);
+  controls.hint.addEventListener("click", hint);
+  controls.autofinish.addEventListener("click", autoFinish);
+  controls.newDeal.addEventListener("click", () => deal(false));
+  controls.replay.addEventListener("click", () => deal(true));
+  controls.deal.addEventListener("click", copyDeal);
+  controls.dialog.querySelector(".r-new").addEventListener("click", () => deal(false));
+  controls.dialog.querySelector(".r-replay").addEventListener("click", () => deal(true));
+  controls.dialog.querySelector(".r-close").addEventListener("click", () => controls.dialog.close());
+
+  setInterval(() => {
+    controls.timer.textContent = formatTime(elapsedNow());
+  }, 500);
+
+  const title = `${GAME_TITLES[game.game]}${describeOptions(game.game, game.options) ? ` (${describeOptions(game.game, game.options)})` : ""}`;
+  page.setAttribute("aria-label", `${title}, deal ${game.deal}`);
+  // For tests and the curious: the socket and table, read-only in spirit.
+  window.patience = { socket, table, get game() { return game; } };
+}
+
+start();
