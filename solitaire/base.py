@@ -25,7 +25,7 @@ STOCK, WASTE, FOUNDATION, TABLEAU, RESERVE, JEWELS = range(6)
 
 # How many positions the "is anything still possible?" search may visit before it
 # gives up and says the game is not over. Real positions need far fewer.
-STUCK_SEARCH_LIMIT = 20000
+STUCK_SEARCH_LIMIT = 3000
 
 
 class Option:
@@ -237,7 +237,11 @@ class Rules:
         """True when no sequence of this seat's moves can make progress (see is_over)."""
         if not self.has_seen_stock(state, seat):
             return False
+        if not self.could_progress(state, seat):
+            return True
         root = self.progress(state, seat)
+        if self.foundation_run_progresses(state, seat, root):
+            return False
         canonical = self.canonical
         seen = {canonical(state)}
         frontier = deque([state])
@@ -257,6 +261,37 @@ class Rules:
                     seen.add(key)
                     frontier.append(following)
         return True
+
+    def could_progress(self, state: State, seat: int) -> bool:
+        """Hook: a quick over-estimate. False only when progress is surely impossible."""
+        return True
+
+    def foundation_run_progresses(self, state: State, seat: int, root: tuple[int, ...]) -> bool:
+        """Send cards to the foundations while any will go; does that make progress?
+
+        A cheap probe before the full search: many positions whose way forward is a long
+        series of foundation moves would otherwise need a very wide search to find it.
+        """
+        foundations = {self.pile_ids[f] for f in self.foundations}
+        current = state
+        for _ in range(self.decks * 52):
+            move = next((m for m in self.seat_moves(current, seat) if m.target in foundations), None)
+            if move is None:
+                return False
+            current = self.apply(current, move)
+            if self.is_won(current):
+                return True
+            measures = self.progress(current, seat)
+            if any(now < before for now, before in zip(measures, root, strict=True)):
+                return True
+            # a foundation card's own move is not progress here, but it may open the way
+            for follow in self.seat_moves(current, seat):
+                if follow.target in foundations:
+                    continue
+                after = self.progress(self.apply(current, follow), seat)
+                if any(now < before for now, before in zip(after, root, strict=True)):
+                    return True
+        return False
 
     def has_seen_stock(self, state: State, seat: int) -> bool:
         """Hook: whether the player has turned every stock card at least once. Until then

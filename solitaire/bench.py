@@ -54,7 +54,8 @@ def sample_log(name: str, options: dict[str, Any], length: int) -> tuple[State, 
     while True:
         seed += 1
         start = new_game(name, seed=seed, **options)
-        state, log = start, []
+        state = start
+        log: list[Any] = []
         while len(log) < length:
             moves = state.legal_moves()
             if not moves:

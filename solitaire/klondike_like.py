@@ -388,6 +388,78 @@ class KlondikeLike(Rules):
             on_foundations = 0
         return (-on_foundations, hidden, unplayed)
 
+    def could_progress(self, state: State, seat: int) -> bool:
+        """An over-estimate of whether lasting progress can still be made.
+
+        It pretends any face-up card may move wherever a parent card could be uncovered,
+        ignoring the order things must happen in. When even this finds nothing, the
+        position is surely stuck, however many reversible moves it has.
+        """
+        piles = state.piles
+        layout = self.seat_by_number[seat]
+        tableau = layout.tableau
+        foundation_cards = [c & 63 for f in self.foundations for c in piles[f]]
+        # Cards that can be made the top of their pile without lasting progress.
+        exposed: set[tuple[int, int]] = {(t, len(piles[t]) - 1) for t in tableau if piles[t]}
+        all_face_up = [t for t in tableau if not any(c & FACE_DOWN for c in piles[t])]
+
+        def leaves(card: Card, pile: int, parents: dict[int, int], chain: dict[int, int]) -> bool:
+            rank, suit = (card >> 2) & 15, card & 3
+            for parent_suit in range(4):
+                fits = parent_suit == suit if self.same_suit else _RED[parent_suit] != _RED[suit]
+                if fits and parents.get(((rank + 1) << 2) | parent_suit, 0):
+                    return True
+            if all(chain.get((r << 2) | suit, 0) for r in range(1, rank)):
+                return True
+            return (self.any_card_in_space or rank == KING) and any(t != pile for t in all_face_up)
+
+        def tallies() -> tuple[dict[int, int], dict[int, int]]:
+            parents: dict[int, int] = {}
+            for t, k in exposed:
+                face = piles[t][k] & 63
+                parents[face] = parents.get(face, 0) + 1
+            chain = dict(parents)
+            for face in foundation_cards:
+                chain[face] = chain.get(face, 0) + 1
+                if self.foundation_to_tableau:
+                    parents[face] = parents.get(face, 0) + 1
+            return parents, chain
+
+        changed = True
+        while changed:
+            changed = False
+            parents, chain = tallies()
+            for t in tableau:
+                pile = piles[t]
+                for k in range(len(pile) - 1, 0, -1):
+                    below = pile[k - 1]
+                    if below & FACE_DOWN:
+                        break
+                    if (t, k - 1) in exposed:
+                        continue
+                    # the card on ``below`` is not a parent for itself
+                    if leaves(pile[k], t, parents, chain):
+                        exposed.add((t, k - 1))
+                        changed = True
+        parents, chain = tallies()
+        for t in tableau:
+            pile = piles[t]
+            hidden = [k for k, c in enumerate(pile) if c & FACE_DOWN]
+            if hidden and hidden[-1] + 1 < len(pile) and leaves(pile[hidden[-1] + 1], t, parents, chain):
+                return True
+            if not self.foundation_to_tableau:
+                for k, card in enumerate(pile):
+                    if (t, k) in exposed and all(
+                        chain.get((r << 2) | (card & 3), 0) for r in range(1, (card >> 2) & 15)
+                    ):
+                        return True
+        stock, waste = piles[layout.stock], piles[layout.waste]
+        if stock or self.may_recycle(state, layout):
+            reachable = stock + waste
+        else:
+            reachable = waste[-1:]
+        return any(leaves(card & 63, -1, parents, chain) for card in reachable)
+
     def has_seen_stock(self, state: State, seat: int) -> bool:
         layout = self.seat_by_number[seat]
         return not state.piles[layout.stock] or state.counters[layout.passes_counter] > 0

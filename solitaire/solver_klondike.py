@@ -467,7 +467,6 @@ class KlondikeModel:
         in_talon = set(talon)
         up = list(found)
         f2t = self.f2t
-        takes = self._takes
         exposed = [False] * 64
         departed = [False] * 64
         shapes: list[tuple[bytes, tuple[int, ...]]] = []
@@ -492,6 +491,8 @@ class KlondikeModel:
                 if height != up[suit]:
                     up[suit] = height
                     changed = True
+            if up == goal:
+                return False
             for pile, run_top in shapes:
                 n = len(pile)
                 for idx in range(n - 1, -1, -1):
@@ -523,8 +524,7 @@ class KlondikeModel:
                         changed = True
                         if idx:
                             exposed[pile[idx - 1] & 63] = True
-        del takes
-        return any(up[suit] < goal[suit] for suit in range(4))
+        return up != goal
 
     def _add_climbs(
         self, position: Position, fit: frozenset[int], append: Callable[[tuple[int, Step]], None]

@@ -48,11 +48,14 @@ OPTION_SETS: list[tuple[str, dict[str, Any]]] = [
 ]
 
 # Games whose stock can only be gone through a limited number of times.
+# Klondike runs here without moving cards back off the foundations: with that allowed,
+# a random walk can circle for ever in a position that is still winnable (is_over is
+# then rightly false), so "random play always ends" would not be a property of the rules.
 PASS_LIMITED: list[tuple[str, dict[str, Any]]] = [
-    ("klondike", {"draw": 1, "passes": 1}),
-    ("klondike", {"draw": 3, "passes": 1}),
-    ("klondike", {"draw": 1, "passes": 3}),
-    ("klondike", {"draw": 3, "passes": 3}),
+    ("klondike", {"draw": 1, "passes": 1, "foundation_to_tableau": False}),
+    ("klondike", {"draw": 3, "passes": 1, "foundation_to_tableau": False}),
+    ("klondike", {"draw": 1, "passes": 3, "foundation_to_tableau": False}),
+    ("klondike", {"draw": 3, "passes": 3, "foundation_to_tableau": False}),
     ("josephine", {}),
     ("casket", {}),
     ("casket", {"hard": True}),
