@@ -144,7 +144,8 @@ USE_TZ = True
 
 STATIC_URL = "/static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
-STATIC_ROOT = BASE_DIR / "staticfiles"
+# collectstatic writes here; a deployment may collect into a volume its proxy serves.
+STATIC_ROOT = Path(env_str("STATIC_ROOT", str(BASE_DIR / "staticfiles")))
 # Production serves hashed, compressed files from STATIC_ROOT (after collectstatic);
 # development and tests use plain storage, and WhiteNoise then finds files in place.
 STORAGES = {

@@ -11,6 +11,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.views.decorators.csrf import ensure_csrf_cookie
 
+import solitaire
 from games import services
 from games.actors import actor_for_request
 
@@ -22,6 +23,9 @@ GAME_TITLES = {
 }
 # Games with a "How to play" page, in the order the pages list them.
 GUIDES = ("klondike", "josephine", "casket", "double")
+# The example deal drawn beside each guide: a fixed engine seed, not a player's deal
+# number (those go through the deal secret), so it reveals nothing about any game.
+EXAMPLE_SEED = 20240601
 
 
 def _title(game: str, options: dict[str, object]) -> str:
@@ -59,8 +63,15 @@ def play(request: HttpRequest, game_id: int) -> HttpResponse:
 def how_to_play(request: HttpRequest, game: str) -> HttpResponse:
     if game not in GUIDES:
         raise Http404("There is no guide for that game.")
+    # Only the view leaves the engine, as on the play page: face-down cards stay hidden.
+    example = solitaire.new_game(game, seed=EXAMPLE_SEED).view(1 if game == "double" else None)
     return render(
         request,
         f"how_to_play/{game}.html",
-        {"game": game, "title": GAME_TITLES[game], "guides": [(g, GAME_TITLES[g]) for g in GUIDES]},
+        {
+            "game": game,
+            "title": GAME_TITLES[game],
+            "guides": [(g, GAME_TITLES[g]) for g in GUIDES],
+            "example": example,
+        },
     )

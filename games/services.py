@@ -13,22 +13,26 @@ knows nothing of HTTP or WebSocket messages: callers turn ServiceError into answ
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import hmac
 import json
 import logging
+import os
 import secrets
 import threading
 from collections import OrderedDict
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
+from concurrent.futures import Future
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import timedelta
 from typing import Any
 
-from asgiref.sync import async_to_sync
+from asgiref.sync import SyncToAsync, async_to_sync
 from channels.layers import get_channel_layer
 from django.conf import settings
-from django.db import transaction
+from django.db import connection, transaction
 from django.db.models import QuerySet
 from django.utils import timezone
 
@@ -84,6 +88,69 @@ class Refused(ServiceError):
 
     status = 409
     default_code = "illegal"
+
+
+# ---------------------------------------------------------------- writing and announcing
+
+
+_sqlite_writers = threading.Lock()
+
+
+@contextmanager
+def writing() -> Iterator[None]:
+    """A write transaction (``transaction.atomic``); on SQLite, one writer at a time per process.
+
+    SQLite has a single write lock. A thread that finds it taken waits in SQLite's busy
+    handler, which sleeps 1, 2, 5, 10 ... up to 100 ms between tries, so under load a
+    move could wait many times longer than the write before it took. Queued on a lock
+    here instead, the next writer starts the moment the last one commits. Other
+    databases lock rows, so there writers go ahead side by side.
+    """
+    if connection.vendor != "sqlite" or connection.in_atomic_block:
+        with transaction.atomic():
+            yield
+        return
+    with _sqlite_writers, transaction.atomic():
+        yield
+
+
+def send_to_group(group: str, message: dict[str, Any]) -> None:
+    """``group_send`` on the channel layer, without holding up the caller.
+
+    From a worker thread of the server's event loop (a socket's or a view's), the send
+    is scheduled on that loop and the thread goes on at once: it is free for the next
+    change, and the message leaves as soon as the loop turns. Anywhere else (the shell,
+    a command, a sync test) it is sent and waited for.
+    """
+    layer = get_channel_layer()
+    if layer is None:
+        return
+    loop = _server_loop()
+    if loop is None:
+        async_to_sync(layer.group_send)(group, message)
+        return
+    sent = asyncio.run_coroutine_threadsafe(layer.group_send(group, message), loop)
+    sent.add_done_callback(_log_failed_send)
+
+
+def _server_loop() -> asyncio.AbstractEventLoop | None:
+    """The running event loop whose worker thread this is, if any (asgiref records it)."""
+    local = SyncToAsync.threadlocal
+    if getattr(local, "main_event_loop_pid", None) != os.getpid():
+        return None
+    loop: asyncio.AbstractEventLoop | None = getattr(local, "main_event_loop", None)
+    if loop is None or loop.is_closed() or not loop.is_running():
+        return None
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return loop
+    return None  # called on the loop itself: not a worker thread
+
+
+def _log_failed_send(sent: Future[None]) -> None:
+    if not sent.cancelled() and sent.exception() is not None:
+        logger.error("a group message was not sent", exc_info=sent.exception())
 
 
 # ---------------------------------------------------------------- results
@@ -326,7 +393,7 @@ def create_game(
             f"there is no game called {game_name!r}; choose one of " + ", ".join(SINGLE_PLAYER_GAMES),
             "unknown_game",
         )
-    with transaction.atomic():
+    with writing():
         the_deal = get_or_create_deal(game_name, {} if options is None else options, deal)
         state = dealt_state(the_deal)
         now = timezone.now()
@@ -421,7 +488,7 @@ def apply_action(
         isinstance(expected_version, bool) or not isinstance(expected_version, int)
     ):
         raise BadRequest("the version must be a whole number")
-    with transaction.atomic():
+    with writing():
         game = _find_game(actor, game_id, lock=True)
         if client_id is not None and game.log.filter(client_id=client_id).exists():
             return Snapshot(game, current_line(game).state, applied=False)
@@ -534,12 +601,7 @@ def _record(game: Game, line: Line, entries: list[dict[str, Any]], client_id: st
 
 def announce(game_id: int, version: int) -> None:
     """Tell every socket of the game that it is now at ``version``."""
-    layer = get_channel_layer()
-    if layer is None:
-        return
-    async_to_sync(layer.group_send)(
-        f"game.{game_id}", {"type": "game.changed", "game": game_id, "version": version}
-    )
+    send_to_group(f"game.{game_id}", {"type": "game.changed", "game": game_id, "version": version})
 
 
 # ---------------------------------------------------------------- hints

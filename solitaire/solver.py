@@ -20,6 +20,7 @@ This module knows nothing of the web app, hints or views.
 
 from __future__ import annotations
 
+import heapq
 import time
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
@@ -73,6 +74,11 @@ class Model(Protocol[P]):
     def settle(self, position: P) -> tuple[P, list[Action]]: ...
 
     def expand(self, action: Action, state: State) -> list[Move]: ...
+
+    # "depth" for depth-first search; "best" for best-first search by ``score``.
+    strategy: str
+
+    def score(self, position: P) -> int: ...
 
 
 def model_for(state: State) -> Model[object]:
@@ -137,6 +143,14 @@ class _Search(Generic[P]):
         if model.won(root):
             self.nodes = 1
             return SOLVED, made
+        if model.strategy == "best":
+            return self.best_first(root, made)
+        return self.depth_first(root, made)
+
+    def depth_first(self, root: P, made: list[Action]) -> tuple[str, list[Action]]:
+        """Depth-first, moves in the model's order: little memory, and very fast when
+        the model's pruning is strong (Klondike)."""
+        model = self.model
         key = model.key
         won = model.won
         moves = model.moves
@@ -178,6 +192,60 @@ class _Search(Generic[P]):
             stack.append((child, moves(child), [0], [*step, *automatic]))
         self.nodes = nodes
         return UNSOLVABLE, []
+
+    def best_first(self, root: P, made: list[Action]) -> tuple[str, list[Action]]:
+        """Always expand the open position the model scores best. It stores every
+        position's parent, so it needs more memory than depth-first, but an early bad
+        choice costs it little: the games with huge trees (Josephine, Casket) need that.
+        It is exhaustive all the same: an empty queue proves the position lost."""
+        model = self.model
+        key = model.key
+        won = model.won
+        moves = model.moves
+        play = model.play
+        settle = model.settle
+        score = model.score
+        root_key = key(root)
+        # key -> (parent key, actions from the parent); the root has no parent.
+        parents: dict[Hashable, tuple[Hashable, list[Action]] | None] = {root_key: None}
+        queue: list[tuple[int, int, P, Hashable]] = [(score(root), 0, root, root_key)]
+        nodes = 1
+        deadline = self.deadline
+        clock = self.clock
+        limit = self.max_nodes
+        pushed = 0
+        while queue:
+            _, _, position, position_key = heapq.heappop(queue)
+            for step in moves(position):
+                child, automatic = settle(play(position, step))
+                child_key = key(child)
+                if child_key in parents:
+                    continue
+                parents[child_key] = (position_key, [*step, *automatic])
+                nodes += 1
+                if won(child):
+                    self.nodes = nodes
+                    return SOLVED, made + _path(parents, child_key)
+                if (nodes % CLOCK_EVERY == 0 and clock() > deadline) or (limit is not None and nodes >= limit):
+                    self.nodes = nodes
+                    return UNKNOWN, []
+                pushed += 1
+                heapq.heappush(queue, (score(child), pushed, child, child_key))
+        self.nodes = nodes
+        return UNSOLVABLE, []
+
+
+def _path(parents: dict[Hashable, tuple[Hashable, list[Action]] | None], last: Hashable) -> list[Action]:
+    pieces: list[list[Action]] = []
+    link = parents[last]
+    while link is not None:
+        parent, actions = link
+        pieces.append(actions)
+        link = parents[parent]
+    path: list[Action] = []
+    for actions in reversed(pieces):
+        path += actions
+    return path
 
 
 def _replay(model: Model[P], state: State, path: list[Action]) -> list[Move]:

@@ -55,6 +55,8 @@ PRI_TALON_UP = 22
 PRI_TALON = 24
 PRI_REASON = (0, 26, 28, 30)  # indexed by why a run moves: -, uncovers, empties, feeds up
 PRI_DOWN = 40
+KLONDIKE_WEIGHTS = (2, 6, 6, 8)
+JOSEPHINE_WEIGHTS = (4, 6, 6, 0)
 _CACHE_LIMIT = 200_000
 
 
@@ -82,6 +84,12 @@ class KlondikeModel:
         # The dead-end test needs colours and one pack; with any card allowed into a
         # space it could prove nothing, so it is left out there.
         self.check_dead = not self.same_suit and self.decks == 1 and not self.any_space
+        # Best-first search finds wins sooner than depth-first here (measured); it is
+        # just as exhaustive, so "unsolvable" still means the whole space was seen.
+        self.strategy = "best"
+        # Weights of the score: cards out, blockers, spaces (a bonus), hidden cards.
+        self.weights = JOSEPHINE_WEIGHTS if self.same_suit else KLONDIKE_WEIGHTS
+        self._disorder: dict[bytes, int] = {}
         self._fits: dict[bytes, tuple[frozenset[int], frozenset[int]]] = {}
         self._count_cards(state)
         self._safe = self._safety_conditions()
@@ -412,16 +420,20 @@ class KlondikeModel:
             if closers:
                 self._add_bridges(position, closers, first_empty, append)
         elif talon:
+            # Fetching a card from deep in the stock buries the cards drawn past it
+            # (for good, when the waste is never turned over): nearer cards first.
+            scale = 1 if self.max_passes is None else 4
             for at, turn in self.talon_positions(talon, w, passes):
                 card = talon[at - 1]
+                cost = turn + ((at - w if at >= w else at) // self.draw) // scale
                 if card in fit:
-                    append((PRI_TALON_UP + turn, ((TALON_TO_FOUNDATION, at, turn, 0),)))
+                    append((PRI_TALON_UP + cost, ((TALON_TO_FOUNDATION, at, turn, 0),)))
                 targets = wanted.get(card)
                 if targets:
                     for j in targets:
-                        append((PRI_TALON + turn, ((TALON_TO_TABLEAU, at, turn, j),)))
+                        append((PRI_TALON + cost, ((TALON_TO_TABLEAU, at, turn, j),)))
                 if space_ok and (any_space or card >> 2 == 13):
-                    append((PRI_TALON + 1 + turn, ((TALON_TO_TABLEAU, at, turn, first_empty),)))
+                    append((PRI_TALON + 1 + cost, ((TALON_TO_TABLEAU, at, turn, first_empty),)))
         scored.sort(key=_first)
         return [step for _, step in scored]
 
@@ -724,6 +736,41 @@ class KlondikeModel:
                 return position, made
             made.append(action)
             position = self.play_one(position, action)
+
+    def score(self, position: Position) -> int:
+        """How far from won a position looks (lower is better), for best-first search:
+        cards still out, and cards that cover a card needed sooner (one closer to
+        going up) in a tableau pile or in the waste, with spaces as a bonus."""
+        found, piles, talon, w, passes = position
+        decks = self.decks
+        height = [max(found[suit * decks : suit * decks + decks]) for suit in range(4)]
+        blockers = 0
+        spaces = 0
+        hidden = 0
+        left = len(talon)
+        for pile in piles:
+            if not pile:
+                spaces += 1
+                continue
+            left += len(pile)
+            most_urgent = 99
+            for card in pile:
+                if card & FACE_DOWN:
+                    hidden += 1
+                need = (card >> 2 & 15) - height[card & 3]
+                if need > most_urgent:
+                    blockers += 1
+                else:
+                    most_urgent = need
+        most_urgent = 99
+        for card in talon[:w]:
+            need = (card >> 2) - height[card & 3]
+            if need > most_urgent:
+                blockers += 1
+            else:
+                most_urgent = need
+        w_left, w_block, w_space, w_hidden = self.weights
+        return w_left * left + w_block * blockers - w_space * spaces + w_hidden * hidden
 
     # --- back to engine moves -------------------------------------------------------
 

@@ -199,6 +199,19 @@ async function loadStats() {
     );
     return;
   }
+  const overall = stats.overall;
+  const tiles = element(
+    "dl",
+    { className: "stat-tiles" },
+    [
+      ["Played", String(overall.played)],
+      ["Won", String(overall.won)],
+      ["Win rate", percent(overall.win_rate)],
+      ["Best streak", String(overall.best_streak)],
+    ].map(([label, value]) =>
+      element("div", {}, [element("dt", { textContent: label }), element("dd", { textContent: value })]),
+    ),
+  );
   const head = element("thead", {}, [
     element(
       "tr",
@@ -208,15 +221,18 @@ async function loadStats() {
       ),
     ),
   ]);
-  // Scores of different scoring systems do not compare, so the overall row has none.
-  const body = element("tbody", {}, [statsRow("All games", { ...stats.overall, best_score: null }, null)]);
+  const body = element("tbody");
   for (const variant of stats.variants || []) {
     const options = describeOptions(variant.game, variant.options);
     const name = `${GAME_TITLES[variant.game] || variant.game}${options ? ` · ${options}` : ""}`;
     body.append(statsRow(name, variant, variant.options && variant.options.scoring));
   }
-  const table = element("table", { className: "stats-table" }, [head, body]);
-  holder.replaceChildren(element("div", { style: "overflow-x:auto" }, [table]));
+  const table = element("table", { className: "stats-table" }, [
+    element("caption", { className: "visually-hidden", textContent: "Statistics by game and options" }),
+    head,
+    body,
+  ]);
+  holder.replaceChildren(tiles, element("div", { style: "overflow-x:auto" }, [table]));
 }
 
 prefill(new URLSearchParams(location.search));

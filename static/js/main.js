@@ -38,22 +38,14 @@ function start() {
     score: $("score"),
     scoreBox: $("score-box"),
     moves: $("moves"),
+    passes: $("passes"),
+    passesBox: $("passes-box"),
     message: $("game-message"),
     connection: $("connection"),
     dialog: $("result"),
   };
 
-  const socket = new GameSocket(`/ws/games/${gameId}/`, {
-    onState: applyState,
-    onStatus: showConnection,
-    onGone: () => {
-      showMessage("This game belongs to another player or session. Go back to the home page to deal your own.");
-      controls.connection.hidden = true;
-    },
-    onProblem: (text) => toast(text, "error"),
-  });
-  socket.version = initial.version;
-
+  // The table before the socket, which draws every state it receives on it.
   const table = createTable($("table"), {
     onMove: (move) => socket.send({ type: "move", move }),
     onRefused: (reason) => toast(reason, "error"),
@@ -69,6 +61,17 @@ function start() {
       help.querySelector("summary").focus();
     },
   });
+  const socket = new GameSocket(`/ws/games/${gameId}/`, {
+    onState: applyState,
+    onStatus: showConnection,
+    onGone: () => {
+      showMessage("This game belongs to another player or session. Go back to the home page to deal your own.");
+      controls.connection.hidden = true;
+    },
+    onProblem: (text) => toast(text, "error"),
+  });
+  socket.version = initial.version;
+
   table.set(initial.state);
   paintStatus();
   if (initial.status !== "playing") showResult(false);
@@ -109,9 +112,15 @@ function start() {
     controls.timer.textContent = formatTime(elapsedNow());
     const playing = game.status === "playing";
     controls.autofinish.hidden = !(playing && view.can_auto_finish);
-    // "can_undo" when the server says so; otherwise any change so far may be undone.
-    controls.undo.disabled = !playing || !(game.can_undo ?? game.version > 0);
+    // A lost game may be undone back into play. "can_undo" when the server says so;
+    // otherwise any change so far may be undone.
+    const undoable = playing || game.status === "lost";
+    controls.undo.disabled = !undoable || !(game.can_undo ?? game.version > 0);
     controls.hint.disabled = !playing;
+    // Klondike with a limit on passes: how many times the waste may still be turned over.
+    const limited = game.game === "klondike" && game.options && game.options.passes != null;
+    controls.passesBox.hidden = !(limited && view.passes_left != null);
+    controls.passes.textContent = String(view.passes_left ?? "");
   }
 
   function showMessage(text) {
@@ -119,24 +128,51 @@ function start() {
     controls.message.hidden = false;
   }
 
+  const RESULTS = {
+    won: {
+      title: "You won!",
+      text: () => `${GAME_TITLES[game.game]}, deal #${game.deal}, solved.`,
+      message: () => `You won this game in ${formatTime(game.elapsed || 0)}.`,
+    },
+    lost: {
+      title: "No more moves",
+      text: () => "Nothing left to play can change this deal. Undo a few moves, try it again, or deal a new one.",
+      message: () => "This game is lost: no move can change it any more. Undo to try another way.",
+    },
+    abandoned: {
+      title: "Game stopped",
+      text: () => "This game was stopped before it was finished.",
+      message: () => "This game was stopped.",
+    },
+  };
+
   function showResult(celebrate) {
     const won = game.status === "won";
+    const result = RESULTS[game.status] || RESULTS.abandoned;
     const dialog = controls.dialog;
     dialog.classList.toggle("won", won);
-    dialog.querySelector("h2").textContent = won ? "You won!" : "No more moves";
-    dialog.querySelector(".result-text").textContent = won
-      ? `${GAME_TITLES[game.game]}, deal #${game.deal}, solved.`
-      : "Nothing left to play can change this deal. Try it again, or deal a new one.";
+    dialog.querySelector("h2").textContent = result.title;
+    dialog.querySelector(".result-text").textContent = result.text();
+    dialog.querySelector(".r-undo").hidden = game.status !== "lost";
     dialog.querySelector(".r-time").textContent = formatTime(game.elapsed || 0);
     dialog.querySelector(".r-moves").textContent = String(game.moves_made ?? game.version);
     const scoreRow = dialog.querySelector(".r-score-row");
     const score = game.score ?? game.state.score;
     scoreRow.hidden = score == null;
     dialog.querySelector(".r-score").textContent = formatScore(score, game.options && game.options.scoring);
-    showMessage(won ? `You won this game in ${formatTime(game.elapsed || 0)}.` : "This game is lost: no move can change it any more.");
-    if (celebrate || !dialog.open) {
+    showMessage(result.message());
+    const open = () => {
+      if (dialog.open || game.status === "playing") return;
       if (typeof dialog.showModal === "function") dialog.showModal();
       else dialog.setAttribute("open", "");
+    };
+    const calm = matchMedia("(prefers-reduced-motion: reduce)").matches;
+    if (celebrate && won && !calm) {
+      // Let the last cards land, let the kings hop, then show the result.
+      setTimeout(() => table.celebrate(), 700);
+      setTimeout(open, 1900);
+    } else {
+      open();
     }
   }
 
@@ -217,6 +253,10 @@ function start() {
   controls.dialog.querySelector(".r-new").addEventListener("click", () => deal(false));
   controls.dialog.querySelector(".r-replay").addEventListener("click", () => deal(true));
   controls.dialog.querySelector(".r-close").addEventListener("click", () => controls.dialog.close());
+  controls.dialog.querySelector(".r-undo").addEventListener("click", () => {
+    controls.dialog.close();
+    undo();
+  });
 
   setInterval(() => {
     controls.timer.textContent = formatTime(elapsedNow());

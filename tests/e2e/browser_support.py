@@ -80,13 +80,16 @@ def card_locator(page: Page, pile: str, index: int) -> Any:
 
 def drop_box(page: Page, pile: str) -> dict[str, float]:
     """Where to drop on a pile: its top card, or its empty slot."""
-    cards = page.locator(f'.card[data-pile="{pile}"]')
-    if cards.count():
-        box = cards.last.bounding_box()
-    else:
+    view = shown_view(page)
+    cards = view["piles"][pile]
+    count = cards if isinstance(cards, int) else len(cards)
+    box = None
+    if count and not isinstance(cards, int):
+        box = card_locator(page, pile, count - 1).bounding_box()
+    if box is None:
         box = page.locator(f'.pile[data-pile="{pile}"]').bounding_box()
+        assert box is not None, f"no pile {pile} on screen"
         box = {**box, "height": min(box["height"], box["width"] * 1.4)}
-    assert box is not None
     return box
 
 

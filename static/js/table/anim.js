@@ -98,3 +98,23 @@ export function nudge(el) {
     { duration: 180, easing: "ease-in-out" },
   );
 }
+
+/** A little victory hop of the given cards, one after another. */
+export function celebrate(els) {
+  if (!motionAllowed()) return;
+  els.forEach((el, i) => {
+    const at = el.spot;
+    if (!at) return;
+    const up = { x: at.x, y: at.y - Math.round(at.h * 0.25) };
+    el.animate(
+      [
+        { transform: translate(at) },
+        { transform: translate(up), offset: 0.35 },
+        { transform: translate(at), offset: 0.7 },
+        { transform: translate({ x: at.x, y: at.y - Math.round(at.h * 0.08) }), offset: 0.85 },
+        { transform: translate(at) },
+      ],
+      { duration: 650, delay: 250 + i * 110, easing: "ease-in-out" },
+    );
+  });
+}

@@ -31,6 +31,8 @@ export const FAN = {
 
 /** Below this width a card shows its compact face (big rank, one big suit). */
 export const COMPACT_BELOW = 62;
+/** Below this width there is no room between rows for a pile's caption. */
+export const CAPTIONS_FROM = 64;
 
 function pile(id, kind, x, y, extra = {}) {
   return { id, kind, x, y, scale: 1, fan: "none", ...extra };
@@ -80,7 +82,7 @@ function casketBody(x0, y0) {
     ...range(5).map((c) => pile(`lid${c}`, "cell", col(c - 1), y0)),
     pile("t1", "tableau", col(0), wallY, { fan: "down", bottom: wallBottom }),
     pile("t2", "tableau", col(1), wallY, { fan: "down", bottom: wallBottom }),
-    pile("jewels", "reserve", col(2), wallY, { badge: true }),
+    pile("jewels", "reserve", col(2), wallY, { badge: true, caption: "Jewels" }),
     pile("t3", "tableau", col(3), wallY, { fan: "down", bottom: wallBottom }),
     pile("t4", "tableau", col(4), wallY, { fan: "down", bottom: wallBottom }),
     ...range(4).map((b) =>
@@ -97,8 +99,8 @@ function casketWide() {
   const fx = STEP + side + body.width + side + GAP;
   const row = (r) => r * (H + ROW_GAP);
   const piles = [
-    pile("stock", "stock", 0, row(0), { badge: true }),
-    ...range(3).map((w) => pile(`w${w}`, "waste", 0, row(w), { badge: true })),
+    pile("stock", "stock", 0, row(0), { badge: true, caption: "Stock" }),
+    ...range(3).map((w) => pile(`w${w}`, "waste", 0, row(w), { badge: true, caption: "Waste" })),
     ...body.piles,
     ...range(8).map((f) =>
       pile(`f${f}`, "foundation", fx + ((f - 1) % 2) * STEP, row(Math.floor((f - 1) / 2))),
@@ -114,9 +116,9 @@ function casketNarrow() {
   const body = casketBody(bodyX, 2 * (H + ROW_GAP));
   const piles = [
     ...range(8).map((f) => pile(`f${f}`, "foundation", (f - 1) * STEP, 0)),
-    pile("stock", "stock", bodyX, H + ROW_GAP, { badge: true }),
+    pile("stock", "stock", bodyX, H + ROW_GAP, { badge: true, caption: "Stock" }),
     ...range(3).map((w) =>
-      pile(`w${w}`, "waste", bodyX + (w + 1) * STEP, H + ROW_GAP, { badge: true }),
+      pile(`w${w}`, "waste", bodyX + (w + 1) * STEP, H + ROW_GAP, { badge: true, caption: "Waste" }),
     ),
     ...body.piles,
   ];
@@ -161,10 +163,30 @@ function double(view) {
   return { piles, width, height: ownY + TABLEAU_ROOM };
 }
 
+function casketTall() {
+  // For a phone held upright: foundations in two rows of four, then stock and
+  // wastes, then the casket; narrower than the rest, so the cards come out bigger.
+  const width = 5 * STEP - GAP;
+  const rowX = (width - (4 * STEP - GAP)) / 2;
+  const row = (r) => r * (H + ROW_GAP);
+  const body = casketBody(0, row(3));
+  const piles = [
+    ...range(8).map((f) =>
+      pile(`f${f}`, "foundation", rowX + ((f - 1) % 4) * STEP, row(Math.floor((f - 1) / 4))),
+    ),
+    pile("stock", "stock", rowX, row(2), { badge: true, caption: "Stock" }),
+    ...range(3).map((w) =>
+      pile(`w${w}`, "waste", rowX + w * STEP, row(2), { badge: true, caption: "Waste" }),
+    ),
+    ...body.piles,
+  ];
+  return { piles, width, height: row(3) + body.height };
+}
+
 const ARRANGEMENTS = {
   klondike: [klondike],
   josephine: [josephine],
-  casket: [casketWide, casketNarrow],
+  casket: [casketWide, casketNarrow, casketTall],
   double: [double],
 };
 
@@ -208,7 +230,7 @@ export function pileLabel(id, view) {
  * Returns {cardWidth, cardHeight, width, height, piles}: each pile has its id, kind
  * ("stock", "waste", "foundation", "tableau", "cell", "reserve"), pixel x/y, the size
  * of its cards (w, h), how it fans ("down", "right", "none"), the lowest y its fan may
- * reach (bottom), and a label for people.
+ * reach (bottom), a label for people, and optionally a caption drawn under it.
  */
 export function computeLayout(view, box) {
   const arrangements = ARRANGEMENTS[view.game];

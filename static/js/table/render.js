@@ -12,7 +12,7 @@
 
 import { BACK_SVG, cardName, faceSVG, parseCard } from "./cards.js";
 import { leave, slide, visiblePoint } from "./anim.js";
-import { COMPACT_BELOW, FAN } from "./layout.js";
+import { CAPTIONS_FROM, COMPACT_BELOW, FAN } from "./layout.js";
 
 /** The cards of one pile as {index, code} (code null when face down), bottom first. */
 export function pileCards(view, box) {
@@ -112,6 +112,12 @@ function computeGeometry(s) {
     // A squared pile of several cards shows its depth under the top card.
     const last = place.slots[place.slots.length - 1];
     if (last && box.fan === "none" && countOf(s.view, box.id) > 1) last.deep = true;
+    // Cards lying exactly under two or more others cannot be seen; hiding them keeps
+    // their shadows from adding up into a dark edge.
+    place.slots.forEach((slot, i) => {
+      const above = place.slots[i + 2];
+      slot.buried = !!above && above.x === slot.x && above.y === slot.y;
+    });
     geometry.set(box.id, { box, ...place });
   }
   return geometry;
@@ -199,6 +205,7 @@ function paintCard(el, slot, seatOfPile) {
   }
   el.classList.toggle("compact", slot.w < COMPACT_BELOW);
   el.classList.toggle("deep", !!slot.deep);
+  el.classList.toggle("buried", !!slot.buried);
   el.style.zIndex = String(slot.z);
 }
 
@@ -283,6 +290,15 @@ function ensurePileElements(s) {
       s.badgeLayer.appendChild(badge);
       s.badgeEls.set(box.id, badge);
     }
+    if (box.caption) {
+      // A word under an unusual pile (Casket's jewels, stock and wastes); the pile's
+      // aria-label says it too.
+      const caption = document.createElement("span");
+      caption.className = "caption";
+      caption.textContent = box.caption;
+      caption.setAttribute("aria-hidden", "true");
+      el.appendChild(caption);
+    }
     s.pileLayer.appendChild(el);
     s.pileEls.set(box.id, el);
   }
@@ -300,6 +316,7 @@ function paintPiles(s) {
     el.style.setProperty("--pw", `${box.w}px`);
     el.style.setProperty("--ph", `${box.h}px`);
     el.classList.toggle("opponent", !!box.opponent);
+    el.classList.toggle("captioned", s.layout.cardWidth >= CAPTIONS_FROM);
     const count = countOf(view, id);
     el.classList.toggle("empty", count === 0);
     el.dataset.mark = count === 0 ? emptyMark(view, box) : "";

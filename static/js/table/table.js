@@ -16,7 +16,7 @@
 
 import { cardName, ensureSprite } from "./cards.js";
 import { computeLayout } from "./layout.js";
-import { nudge } from "./anim.js";
+import { celebrate, nudge } from "./anim.js";
 import { paintHighlights, render } from "./render.js";
 import { bindPointer } from "./drag.js";
 import { bindKeyboard } from "./keyboard.js";
@@ -84,8 +84,9 @@ export function createTable(root, config = {}) {
     };
   }
 
+  /** Recompute the layout if the space or the game changed. */
   function relayout() {
-    if (!s.view) return false;
+    if (!s.view) return;
     const box = measure();
     const key = [s.view.game, s.view.player, s.view.options && s.view.options.draw].join("/");
     if (
@@ -95,14 +96,13 @@ export function createTable(root, config = {}) {
       Math.abs(s.box.width - box.width) < 1 &&
       Math.abs(s.box.height - box.height) < 1
     ) {
-      return false;
+      return;
     }
     s.box = box;
     s.layoutKey = key;
     s.layout = computeLayout(s.view, box);
     root.style.setProperty("--cw", `${s.layout.cardWidth}px`);
     root.dataset.game = s.view.game;
-    return true;
   }
 
   /** Draw on the next animation frame; several updates in one frame draw once. */
@@ -111,8 +111,10 @@ export function createTable(root, config = {}) {
     if (s.frame) return;
     s.frame = requestAnimationFrame(() => {
       s.frame = 0;
-      const resized = relayout();
-      render(s, { animate: s.animateNext && !resized });
+      // A new layout alone (a banner above the table) still animates the cards that
+      // moved; window resizes ask for no animation themselves.
+      relayout();
+      render(s, { animate: s.animateNext });
       s.animateNext = true;
     });
   }
@@ -405,6 +407,14 @@ export function createTable(root, config = {}) {
     },
     stockAction,
     announce,
+    /** Make the foundations' top cards hop, for a win. */
+    celebrate() {
+      const tops = s.layout.piles
+        .filter((box) => box.kind === "foundation")
+        .map((box) => s.cards.filter((el) => el.spot.pile === box.id).pop())
+        .filter(Boolean);
+      celebrate(tops);
+    },
     destroy() {
       cancelAnimationFrame(s.frame);
       clearTimeout(hintTimer);

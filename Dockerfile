@@ -1,0 +1,36 @@
+# The web image: the site served by Daphne (deploy/web.sh). docker-compose.yml runs it
+# as its `web` replicas and its one-shot `migrate`; see docs/deploy.md.
+FROM python:3.11-slim
+
+ENV PYTHONDONTWRITEBYTECODE=1 \
+    PYTHONUNBUFFERED=1 \
+    PIP_NO_CACHE_DIR=1 \
+    PIP_DISABLE_PIP_VERSION_CHECK=1
+
+WORKDIR /app
+
+# The pinned requirements first, so code changes do not reinstall them.
+COPY requirements.txt ./
+RUN pip install -r requirements.txt
+
+COPY . .
+
+# Hashed, compressed static files for WhiteNoise, made once here rather than at every
+# start. The secrets are placeholders: collectstatic needs settings, not secrets.
+ENV STATIC_ROOT=/app/staticfiles
+RUN DEBUG=0 SECRET_KEY=collectstatic-only DEAL_SECRET=collectstatic-only deploy/collectstatic.sh
+
+# Run as an unprivileged user; var/ is where a SQLite-mode container would keep its files.
+RUN useradd --system --home-dir /app --shell /usr/sbin/nologin patience \
+    && mkdir -p /app/var \
+    && chown patience /app/var
+USER patience
+
+ENV DEBUG=0 \
+    VAR_DIR=/app/var \
+    BIND=0.0.0.0 \
+    PORT=8000
+EXPOSE 8000
+HEALTHCHECK --interval=10s --timeout=10s --start-period=20s --retries=3 \
+    CMD ["python", "deploy/healthcheck.py"]
+CMD ["deploy/web.sh"]
