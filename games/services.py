@@ -526,9 +526,8 @@ def _well_formed_move(state: Any, move: dict[str, Any]) -> dict[str, Any]:
         parsed = solitaire.Move.from_dict(move).to_dict()
     except ValueError as error:
         raise BadRequest(str(error), "bad_move") from None
-    piles = state.view()["piles"]
     for end in ("from", "to"):
-        if parsed[end] not in piles:
+        if parsed[end] not in state.pile_ids:
             raise BadRequest(f"there is no pile {parsed[end]!r} in this game", "unknown_pile")
     return parsed
 
@@ -545,20 +544,18 @@ def _engine_apply(state: Any, move: Mapping[str, Any]) -> Any:
 
 def _auto_finish(line: Line) -> tuple[list[dict[str, Any]], Line]:
     """Foundation moves, one log entry each, for as long as the engine says they finish."""
-    view = line.state.view()
-    if not view.get("can_auto_finish"):
+    if not line.state.can_auto_finish:
         raise Refused(
             "the game cannot be finished automatically yet: some cards still need moving",
             "cannot_auto_finish",
         )
     entries: list[dict[str, Any]] = []
-    while view.get("can_auto_finish") and not line.state.is_won:
-        move = next((m for m in view["moves"] if _is_foundation(m["to"])), None)
+    while line.state.can_auto_finish and not line.state.is_won:
+        move = next((m.to_dict() for m in line.state.legal_moves() if _is_foundation(m.target)), None)
         if move is None:
             break
         line = line.then(_engine_apply(line.state, move))
-        entries.append(solitaire.Move.from_dict(move).to_dict())
-        view = line.state.view()
+        entries.append(move)
     if not entries:
         raise Refused("there is no foundation move to make", "cannot_auto_finish")
     return entries, line
@@ -612,11 +609,7 @@ def hint_for(actor: Actor, game_id: int) -> dict[str, Any] | None:
     snapshot = get_game_for(actor, game_id)
     if snapshot.game.status != Game.Status.PLAYING:
         return None
-    view = snapshot.state.view()
-    hint = getattr(solitaire, "hint", None)
-    if hint is not None:
-        return hint(view)
-    return view["moves"][0] if view["moves"] else None
+    return solitaire.hint(snapshot.state.view())
 
 
 # ---------------------------------------------------------------- accounts

@@ -133,6 +133,15 @@ class State:
     def score(self) -> int | None:
         return self.rules.score(self)
 
+    @property
+    def pile_ids(self) -> tuple[str, ...]:
+        return self.rules.pile_ids
+
+    @property
+    def can_auto_finish(self) -> bool:
+        """Foundation moves alone will finish the game from here."""
+        return self.rules.can_auto_finish(self)
+
     def view(self, player: int | None = None) -> dict[str, Any]:
         """What ``player`` may see, as JSON-ready data, and nothing else."""
         return self.rules.view(self, player)
@@ -384,6 +393,18 @@ class Rules:
                 if card & FACE_DOWN or rank_of(card) > previous:
                     return False
                 previous = rank_of(card)
+        # A hand-made position may lack a suit's lower cards: play it out to be sure.
+        return self.foundation_run_wins(state)
+
+    def foundation_run_wins(self, state: State) -> bool:
+        current = state
+        while not self.is_won(current):
+            move = next(
+                (m for m in current.legal_moves() if self.roles[self.index[m.target]] == FOUNDATION), None
+            )
+            if move is None:
+                return False
+            current = self.apply(current, move)
         return True
 
     def check_count(self, move: Move, allowed: int = 1) -> None:

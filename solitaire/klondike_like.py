@@ -447,12 +447,13 @@ class KlondikeLike(Rules):
             hidden = [k for k, c in enumerate(pile) if c & FACE_DOWN]
             if hidden and hidden[-1] + 1 < len(pile) and leaves(pile[hidden[-1] + 1], t, parents, chain):
                 return True
-            if not self.foundation_to_tableau:
-                for k, card in enumerate(pile):
-                    if (t, k) in exposed and all(
-                        chain.get((r << 2) | (card & 3), 0) for r in range(1, (card >> 2) & 15)
-                    ):
-                        return True
+            # A card that may go up is progress, or (where cards can come back down)
+            # a step towards a win that the full search will look for.
+            for k, card in enumerate(pile):
+                if (t, k) in exposed and all(
+                    chain.get((r << 2) | (card & 3), 0) for r in range(1, (card >> 2) & 15)
+                ):
+                    return True
         stock, waste = piles[layout.stock], piles[layout.waste]
         if stock or self.may_recycle(state, layout):
             reachable = stock + waste

@@ -226,7 +226,9 @@ class _Search(Generic[P]):
                 if won(child):
                     self.nodes = nodes
                     return SOLVED, made + _path(parents, child_key)
-                if (nodes % CLOCK_EVERY == 0 and clock() > deadline) or (limit is not None and nodes >= limit):
+                if (nodes % CLOCK_EVERY == 0 and clock() > deadline) or (
+                    limit is not None and nodes >= limit
+                ):
                     self.nodes = nodes
                     return UNKNOWN, []
                 pushed += 1

@@ -93,7 +93,9 @@ class KlondikeModel:
         self._fits: dict[bytes, tuple[frozenset[int], frozenset[int]]] = {}
         self._count_cards(state)
         self._safe = self._safety_conditions()
-        self._goal = [max((r for r in range(1, 14) if self.total[(r << 2) | suit]), default=0) for suit in range(4)]
+        self._goal = [
+            max((r for r in range(1, 14) if self.total[(r << 2) | suit]), default=0) for suit in range(4)
+        ]
         # The cards that may be built onto each card in the tableau.
         self._takes: list[tuple[int, ...]] = [() for _ in range(64)]
         for card in range(4, 56):
@@ -519,7 +521,11 @@ class KlondikeModel:
                         else:
                             held = False
                             for holder in holders[card]:
-                                if holder in in_talon or exposed[holder] or (f2t and up[holder & 3] >= holder >> 2):
+                                if (
+                                    holder in in_talon
+                                    or exposed[holder]
+                                    or (f2t and up[holder & 3] >= holder >> 2)
+                                ):
                                     held = True
                                     break
                         if held:

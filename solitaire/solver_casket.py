@@ -1,0 +1,340 @@
+"""The solver's model of Casket: positions as bytes, one-card moves, automatic refills.
+
+A position is ``(found, tableau, wastes, lid, stock, jewels)``:
+
+- ``found``: bytes, two foundation heights per suit (slot ``suit * 2 + j``), sorted;
+- ``tableau``: eight bytes, the tableau piles in engine order;
+- ``wastes``: three bytes, the waste piles in engine order;
+- ``lid``: five bytes values, the card in each lid cell or 0 for an empty cell;
+- ``stock`` and ``jewels``: how many cards are left in each. Both only ever lose their
+  top card, so the rest is the deal's own order, kept once in the model.
+
+Moves are the engine's own (one card from a top to a place), so ``expand`` maps each
+to one engine move; the engine's refills (a lid cell from the jewels, an emptied
+tableau pile from the stock) are made here exactly as the engine makes them.
+
+This module must not know about web pages or hints, and it never changes the engine.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable
+
+from .base import State
+from .casket import Casket
+from .moves import Move
+
+Position = tuple[bytes, tuple[bytes, ...], tuple[bytes, ...], bytes, int, int]
+Action = tuple[int, int, int, int]
+Step = tuple[Action, ...]
+
+# Places, in one numbering: the stock, the wastes, the tableau, the lid cells, and the
+# foundations taken together.
+STOCK = 0
+WASTES = (1, 2, 3)
+TABLEAU = tuple(range(4, 12))
+LID = tuple(range(12, 17))
+FOUNDATIONS = 17
+
+# Move ordering for ties in the best-first queue (lower first).
+_CACHE_LIMIT = 200_000
+# Weights of the score: cards out, blockers, spaces (a bonus), jewels still locked.
+CASKET_WEIGHTS = (4, 5, 4, 2)
+
+
+class CasketModel:
+    """Search model of Casket (and its hard variation)."""
+
+    strategy = "best"
+
+    def __init__(self, state: State) -> None:
+        rules = state.rules
+        if not isinstance(rules, Casket):
+            raise ValueError(f"the Casket solver model does not play {rules.name}")
+        self.rules: Casket = rules
+        self.hard = bool(rules.options["hard"])
+        self.stock_cards = bytes(c & 63 for c in state.piles[rules.stock])
+        self.jewel_cards = bytes(c & 63 for c in state.piles[rules.jewels])
+        total = [0] * 64
+        for pile in state.piles:
+            for card in pile:
+                total[card & 63] += 1
+        # Safe to send up: ranks 1-2, or every copy of the card one rank lower is up.
+        # need[card] = (lowest slot at least, highest slot at least).
+        self._need: list[tuple[int, int]] = [(0, 0)] * 64
+        for rank in range(3, 14):
+            for suit in range(4):
+                below = rank - 1
+                both = max((r for r in range(1, below + 1) if total[(r << 2) | suit] >= 2), default=0)
+                one = max((r for r in range(1, below + 1) if total[(r << 2) | suit] >= 1), default=0)
+                self._need[(rank << 2) | suit] = (both, one)
+        self._fits: dict[bytes, tuple[frozenset[int], frozenset[int]]] = {}
+
+    def start(self, state: State) -> Position:
+        rules = self.rules
+        heights: list[list[int]] = [[] for _ in range(4)]
+        for f in rules.foundations:
+            pile = state.piles[f]
+            if pile:
+                top = pile[-1] & 63
+                heights[top & 3].append(top >> 2)
+        found = bytearray()
+        for suit in range(4):
+            if len(heights[suit]) > 2:
+                raise ValueError("this position has more foundations of one suit than packs")
+            found += bytes(sorted(heights[suit] + [0] * (2 - len(heights[suit]))))
+        tableau = tuple(bytes(c & 63 for c in state.piles[t]) for t in rules.tableau)
+        wastes = tuple(bytes(c & 63 for c in state.piles[w]) for w in rules.wastes)
+        lid = bytes((state.piles[c][-1] & 63) if state.piles[c] else 0 for c in rules.lid)
+        return (bytes(found), tableau, wastes, lid, len(self.stock_cards), len(self.jewel_cards))
+
+    def key(self, position: Position) -> Hashable:
+        found, tableau, wastes, lid, stock, jewels = position
+        return (found, stock, jewels, bytes(sorted(lid)), *sorted(tableau), *sorted(wastes))
+
+    def won(self, position: Position) -> bool:
+        found, tableau, wastes, lid, stock, jewels = position
+        return not stock and not jewels and not any(lid) and not any(tableau) and not any(wastes)
+
+    def fitting(self, found: bytes) -> tuple[frozenset[int], frozenset[int]]:
+        """The cards that would go up now, and those of them that may go up by themselves."""
+        fits = self._fits.get(found)
+        if fits is not None:
+            return fits
+        fit = {((height + 1) << 2) | (slot >> 1) for slot, height in enumerate(found) if height < 13}
+        safe = set()
+        for card in fit:
+            if card >> 2 <= 2:
+                safe.add(card)
+                continue
+            both, one = self._need[card]
+            suit = card & 3
+            if found[suit * 2] >= both and found[suit * 2 + 1] >= one:
+                safe.add(card)
+        fits = (frozenset(fit), frozenset(safe))
+        if len(self._fits) > _CACHE_LIMIT:
+            self._fits.clear()
+        self._fits[found] = fits
+        return fits
+
+    def card_at(self, position: Position, place: int) -> int:
+        found, tableau, wastes, lid, stock, jewels = position
+        if place == STOCK:
+            return self.stock_cards[stock - 1] if stock else 0
+        if place <= 3:
+            pile = wastes[place - 1]
+        elif place <= 11:
+            pile = tableau[place - 4]
+        else:
+            return lid[place - 12]
+        return pile[-1] if pile else 0
+
+    def moves(self, position: Position) -> list[Step]:
+        """Every legal move except moving a tableau pile's only card into a space (the
+        position would not change), best guesses first."""
+        found, tableau, wastes, lid, stock, jewels = position
+        fit = self.fitting(found)[0]
+        lid_open = not jewels and not self.hard
+        scored: list[tuple[int, Step]] = []
+        append = scored.append
+        # Where each card could go in the tableau: card -> target piles.
+        wanted: dict[int, list[int]] = {}
+        first_space = -1
+        for t in range(8):
+            pile = tableau[t]
+            if pile:
+                top = pile[-1]
+                if top >> 2 > 1:
+                    wanted.setdefault(top - 4, []).append(TABLEAU[t])
+            elif first_space < 0:
+                first_space = TABLEAU[t]
+        empty_cell = -1
+        if lid_open:
+            for c in range(5):
+                if not lid[c]:
+                    empty_cell = LID[c]
+                    break
+        sources: list[tuple[int, int]] = []
+        if stock:
+            sources.append((STOCK, self.stock_cards[stock - 1]))
+        for i in range(3):
+            if wastes[i]:
+                sources.append((WASTES[i], wastes[i][-1]))
+        for t in range(8):
+            if tableau[t]:
+                sources.append((TABLEAU[t], tableau[t][-1]))
+        for c in range(5):
+            if lid[c]:
+                sources.append((LID[c], lid[c]))
+        for place, card in sources:
+            alone = 4 <= place <= 11 and len(tableau[place - 4]) == 1
+            if card in fit:
+                append((0, ((place, FOUNDATIONS, 0, 0),)))
+            targets = wanted.get(card)
+            if targets:
+                for target in targets:
+                    if target != place:
+                        # Emptying a pile brings in the stock's next card: progress.
+                        append((1 if alone or place >= 12 else 3, ((place, target, 0, 0),)))
+            if first_space >= 0 and not alone:
+                append((4, ((place, first_space, 0, 0),)))
+            if empty_cell >= 0 and place < 12:
+                append((6, ((place, empty_cell, 0, 0),)))
+        if stock:
+            card = self.stock_cards[stock - 1]
+            seen: set[bytes] = set()
+            for i in range(3):
+                waste = wastes[i]
+                if waste in seen:
+                    continue
+                seen.add(waste)
+                # A card laid on a higher card of its suit blocks less.
+                good = not waste or (waste[-1] & 3) == (card & 3) and waste[-1] > card
+                append((2 if good else 5, ((STOCK, WASTES[i], 0, 0),)))
+        scored.sort(key=_first)
+        return [step for _, step in scored]
+
+    def play(self, position: Position, step: Step) -> Position:
+        for action in step:
+            position = self.play_one(position, action)
+        return position
+
+    def play_one(self, position: Position, action: Action) -> Position:
+        found, tableau, wastes, lid, stock, jewels = position
+        source, target = action[0], action[1]
+        # Take the card.
+        if source == STOCK:
+            card = self.stock_cards[stock - 1]
+            stock -= 1
+        elif source <= 3:
+            pile = wastes[source - 1]
+            card = pile[-1]
+            wastes = _replace(wastes, source - 1, pile[:-1])
+        elif source <= 11:
+            pile = tableau[source - 4]
+            card = pile[-1]
+            rest = pile[:-1]
+            if not rest and stock:
+                rest = bytes((self.stock_cards[stock - 1],))
+                stock -= 1
+            tableau = _replace(tableau, source - 4, rest)
+        else:
+            cell = source - 12
+            card = lid[cell]
+            refill = 0
+            if jewels:
+                refill = self.jewel_cards[jewels - 1]
+                jewels -= 1
+            lid = lid[:cell] + bytes((refill,)) + lid[cell + 1 :]
+        # Put it down.
+        if target == FOUNDATIONS:
+            slot = (card & 3) * 2
+            below = (card >> 2) - 1
+            if found[slot + 1] == below:
+                slot += 1
+            elif found[slot] != below:
+                raise AssertionError("card does not fit its foundation")
+            found = found[:slot] + bytes((below + 1,)) + found[slot + 1 :]
+        elif target <= 3:
+            wastes = _replace(wastes, target - 1, wastes[target - 1] + bytes((card,)))
+        elif target <= 11:
+            tableau = _replace(tableau, target - 4, tableau[target - 4] + bytes((card,)))
+        else:
+            cell = target - 12
+            lid = lid[:cell] + bytes((card,)) + lid[cell + 1 :]
+        return (found, tableau, wastes, lid, stock, jewels)
+
+    def settle(self, position: Position) -> tuple[Position, list[Action]]:
+        """Send up every card that is safe to: from the stock, a waste, the lid, or a
+        tableau pile unless that would pull in the stock's next card (a pile's only
+        card while the stock lasts: the refill changes what can happen next)."""
+        made: list[Action] = []
+        while True:
+            found, tableau, wastes, lid, stock, jewels = position
+            safe = self.fitting(found)[1]
+            if not safe:
+                return position, made
+            action: Action | None = None
+            if stock and self.stock_cards[stock - 1] in safe:
+                action = (STOCK, FOUNDATIONS, 0, 0)
+            if action is None:
+                for i in range(3):
+                    if wastes[i] and wastes[i][-1] in safe:
+                        action = (WASTES[i], FOUNDATIONS, 0, 0)
+                        break
+            if action is None:
+                for c in range(5):
+                    if lid[c] and lid[c] in safe:
+                        action = (LID[c], FOUNDATIONS, 0, 0)
+                        break
+            if action is None:
+                for t in range(8):
+                    pile = tableau[t]
+                    if pile and pile[-1] in safe and (len(pile) > 1 or not stock):
+                        action = (TABLEAU[t], FOUNDATIONS, 0, 0)
+                        break
+            if action is None:
+                return position, made
+            made.append(action)
+            position = self.play_one(position, action)
+
+    def score(self, position: Position) -> int:
+        """How far from won a position looks (lower is better): cards out, cards that
+        cover a card needed sooner (in a pile, a waste or the stock), locked jewels,
+        and empty tableau piles as a bonus."""
+        found, tableau, wastes, lid, stock, jewels = position
+        height = [max(found[2 * suit], found[2 * suit + 1]) for suit in range(4)]
+        left = stock + jewels + sum(1 for card in lid if card)
+        blockers = 0
+        spaces = 0
+        for pile in (*tableau, *wastes, self.stock_cards[:stock]):
+            if not pile:
+                spaces += 1
+                continue
+            left += len(pile)
+            most_urgent = 99
+            for card in pile:
+                need = (card >> 2) - height[card & 3]
+                if need > most_urgent:
+                    blockers += 1
+                else:
+                    most_urgent = need
+        w_left, w_block, w_space, w_jewels = CASKET_WEIGHTS
+        return w_left * left + w_block * blockers - w_space * spaces + w_jewels * jewels
+
+    def expand(self, action: Action, state: State) -> list[Move]:
+        """The engine move for ``action`` from the engine position ``state``."""
+        rules = self.rules
+        ids = rules.pile_ids
+        source, target = action[0], action[1]
+        source_id = ids[self._pile(source)]
+        if target == FOUNDATIONS:
+            card = state.piles[self._pile(source)][-1] & 63
+            for f in rules.foundations:
+                pile = state.piles[f]
+                if (not pile and card >> 2 == 1) or (
+                    pile and (pile[-1] & 3) == (card & 3) and (pile[-1] >> 2 & 15) == (card >> 2) - 1
+                ):
+                    return [Move(source_id, ids[f])]
+            raise AssertionError("no foundation takes this card")
+        return [Move(source_id, ids[self._pile(target)])]
+
+    def _pile(self, place: int) -> int:
+        rules = self.rules
+        if place == STOCK:
+            return rules.stock
+        if place <= 3:
+            return rules.wastes[place - 1]
+        if place <= 11:
+            return rules.tableau[place - 4]
+        return rules.lid[place - 12]
+
+
+def _first(item: tuple[int, Step]) -> int:
+    return item[0]
+
+
+def _replace(piles: tuple[bytes, ...], i: int, pile: bytes) -> tuple[bytes, ...]:
+    new = list(piles)
+    new[i] = pile
+    return tuple(new)
