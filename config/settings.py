@@ -80,6 +80,11 @@ SQLITE_DATABASE = {
         "timeout": 20,
         "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
     },
+    # Keep connections open (bench, issue 6). When the last connection to a WAL database
+    # closes, SQLite checkpoints and deletes the WAL, and the next write recreates it:
+    # about 15 ms of disk waits, paid on every socket message when connections close
+    # after each one. An open SQLite connection holds no server resources.
+    "CONN_MAX_AGE": None,
     # A file, not the in-memory default: shared-cache memory databases lock whole
     # tables and ignore the busy timeout, which breaks tests with concurrent writers.
     # One per test process, so that test runs side by side do not share it.
@@ -99,11 +104,16 @@ DATABASES = {
 }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
+# channels_redis waits on Redis in blocking pops of five seconds. redis-py 8 gives every
+# connection a five-second read timeout by default, which cuts those waits off and
+# closes every socket left quiet that long (django/channels_redis#422), so the read
+# timeout is set here, longer than the wait: a dead Redis is still noticed.
+REDIS_SOCKET_TIMEOUT = 15
 CHANNEL_LAYERS = {
     "default": (
         {
             "BACKEND": "channels_redis.core.RedisChannelLayer",
-            "CONFIG": {"hosts": [env_str("REDIS_URL")]},
+            "CONFIG": {"hosts": [{"address": env_str("REDIS_URL"), "socket_timeout": REDIS_SOCKET_TIMEOUT}]},
         }
         if env_str("REDIS_URL")
         else {"BACKEND": "channels.layers.InMemoryChannelLayer"}

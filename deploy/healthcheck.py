@@ -35,7 +35,9 @@ def health_host() -> str:
 
 def check(base_url: str, host: str | None = None, timeout: float = TIMEOUT_SECONDS) -> tuple[bool, str]:
     """Is the process at ``base_url`` healthy? And what it said, or why not."""
-    request = urllib.request.Request(base_url.rstrip("/") + HEALTH_PATH, headers={"Host": host or health_host()})
+    request = urllib.request.Request(
+        base_url.rstrip("/") + HEALTH_PATH, headers={"Host": host or health_host()}
+    )
     try:
         with urllib.request.urlopen(request, timeout=timeout) as answer:
             body = answer.read().decode("utf-8", "replace")

@@ -44,9 +44,7 @@ def _as_state_message(snapshot: Snapshot) -> dict[str, Any]:
     return {"type": "state", **game_payload(snapshot)}
 
 
-def _apply(
-    actor: Actor, game_id: int, content: dict[str, Any], message_id: str | int
-) -> dict[str, Any]:
+def _apply(actor: Actor, game_id: int, content: dict[str, Any], message_id: str | int) -> dict[str, Any]:
     """Apply a change; returns the state message of the game after it (or, for a repeat,
     of the game as it is). The snapshot is the committed game, so this socket needs no
     second read: rendering it here saves a thread hop, a query and a view per move."""

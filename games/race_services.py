@@ -28,8 +28,6 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
-from asgiref.sync import async_to_sync
-from channels.layers import get_channel_layer
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import transaction
@@ -39,7 +37,7 @@ from django.utils import timezone
 import solitaire
 from games.actors import Actor
 from games.race_models import Race, RaceConnection, RaceMove, RaceSeat, race_group
-from games.services import BadRequest, NotFound, Refused, clean_client_id
+from games.services import BadRequest, NotFound, Refused, clean_client_id, send_to_group, writing
 
 GAME = "double"
 SEATS = (1, 2)
@@ -273,7 +271,7 @@ def create_race(actor: Actor, options: object = None, name: object = None) -> Ra
         raise BadRequest("there is no session to keep your seat in", "no_session")
     clean_options = validated_options(options)
     player_name = clean_name(actor, name)
-    with transaction.atomic():
+    with writing():
         race = Race.objects.create(
             options=clean_options,
             seed=secrets.randbits(SEED_BITS),
@@ -295,7 +293,7 @@ def use_start_position(race_id: object, position: Mapping[str, Any]) -> RaceSnap
     :raises BadRequest: for a position the engine cannot read.
     :raises Refused: once the race has begun.
     """
-    with transaction.atomic():
+    with writing():
         race, seats = _load(race_id, lock=True)
         if race.status not in (Race.Status.WAITING, Race.Status.COUNTDOWN) or race.moves_made:
             raise Refused("the race has begun: its position can no longer be set", "race_started")
@@ -317,7 +315,7 @@ def join_race(actor: Actor, race_id: object, token: object, name: object = None)
     """
     if actor.is_nobody:
         raise BadRequest("there is no session to keep your seat in", "no_session")
-    with transaction.atomic():
+    with writing():
         race, seats = _load(race_id, lock=True)
         if not same_token(race.invite_token, token):
             raise NotFound("there is no such race, or the invite link is not right")
@@ -355,7 +353,7 @@ def set_ready(actor: Actor, race_id: object) -> RaceSnapshot:
 
     :raises Refused: for a spectator, or once the race has started.
     """
-    with transaction.atomic():
+    with writing():
         race, seats = _load(race_id, lock=True)
         snapshot = _snapshot(race, seats)
         number = _seated(snapshot, actor)
@@ -377,7 +375,7 @@ def set_ready(actor: Actor, race_id: object) -> RaceSnapshot:
 
 def begin(race_id: object) -> RaceSnapshot:
     """Open play once the countdown has run out. Any socket may call it; it acts once."""
-    with transaction.atomic():
+    with writing():
         race, seats = _load(race_id, lock=True)
         if race.status == Race.Status.COUNTDOWN and race.starts_at and race.starts_at <= _now():
             state = current_state(race)
@@ -429,7 +427,7 @@ def play_move(actor: Actor, race_id: object, move: object, client_id: object = N
         parsed = solitaire.Move.from_dict(move)
     except ValueError as error:
         raise BadRequest(str(error), "bad_move") from None
-    with transaction.atomic():
+    with writing():
         race, seats = _load(race_id, lock=True)
         snapshot = _snapshot(race, seats)
         number = _seated(snapshot, actor)
@@ -520,7 +518,7 @@ def resign(actor: Actor, race_id: object) -> RaceSnapshot:
 
     :raises Refused: for a spectator, before both players are there, or after the end.
     """
-    with transaction.atomic():
+    with writing():
         race, seats = _load(race_id, lock=True)
         snapshot = _snapshot(race, seats)
         number = _seated(snapshot, actor)
@@ -544,7 +542,7 @@ def offer_end(actor: Actor, race_id: object) -> RaceSnapshot:
 
     :raises Refused: for a spectator, or unless play is open.
     """
-    with transaction.atomic():
+    with writing():
         race, seats = _load(race_id, lock=True)
         snapshot = _snapshot(race, seats)
         number = _seated(snapshot, actor)
@@ -580,7 +578,7 @@ def rematch(actor: Actor, race_id: object) -> RaceSnapshot:
 
     :raises Refused: for a spectator, or before the end.
     """
-    with transaction.atomic():
+    with writing():
         race, seats = _load(race_id, lock=True)
         snapshot = _snapshot(race, seats)
         _seated(snapshot, actor)
@@ -627,7 +625,7 @@ def socket_opened(actor: Actor, race_id: int, channel_name: str) -> int | None:
     A player who logged in since taking a seat anonymously gets the seat on the account,
     so the account finds the race from any browser.
     """
-    with transaction.atomic():
+    with writing():
         race, seats = _load(race_id, lock=True)
         number = next((n for n, seat in seats.items() if holds(seat, actor)), None)
         if number is None:
@@ -647,11 +645,12 @@ def socket_opened(actor: Actor, race_id: int, channel_name: str) -> int | None:
 
 def socket_seen(channel_name: str) -> None:
     """A live socket says it is still there (see PRESENCE_STALE)."""
-    RaceConnection.objects.filter(channel_name=channel_name).update(seen=_now())
+    with writing():
+        RaceConnection.objects.filter(channel_name=channel_name).update(seen=_now())
 
 
 def socket_closed(race_id: int, channel_name: str) -> None:
-    with transaction.atomic():
+    with writing():
         race, _ = _load(race_id, lock=True)
         row = RaceConnection.objects.filter(channel_name=channel_name).first()
         if row is None:
@@ -684,9 +683,7 @@ def _announce_presence(race_id: int, seat: int, connected: bool) -> None:
 
 
 def _send(race_id: int, message: dict[str, Any]) -> None:
-    layer = get_channel_layer()
-    if layer is not None:
-        async_to_sync(layer.group_send)(race_group(race_id), {**message, "race": race_id})
+    send_to_group(race_group(race_id), {**message, "race": race_id})
 
 
 # ---------------------------------------------------------------- what players see

@@ -16,12 +16,14 @@ from .cards import card_text, parse_card
 from .hints import hint
 from .moves import IllegalMove, Move
 from .registry import GAMES, load, new_game, rules_for
+from .solver import SolveResult, solve
 
 __all__ = [
     "GAMES",
     "IllegalMove",
     "Move",
     "Rules",
+    "SolveResult",
     "State",
     "card_text",
     "hint",
@@ -29,4 +31,5 @@ __all__ = [
     "new_game",
     "parse_card",
     "rules_for",
+    "solve",
 ]

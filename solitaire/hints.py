@@ -1,26 +1,185 @@
 """A hint from what the player can see: the most useful legal move, or none.
 
-``hint`` reads only a view (``State.view(player)``): the visible cards and the legal
-moves listed there. It never sees face-down cards or the stock's order, so it cannot
-cheat, and the same function serves the browser's hint button and the hint bot.
+``hint`` reads only a view (``State.view(player)``): the visible cards, the number of
+cards in each stock, and the legal moves listed there. It never sees a face-down card
+or the stock's order, so it cannot cheat, and the same function serves the browser's
+hint button and the hint bot (``python -m solitaire.bot``).
+
+How it judges, for Klondike, Josephine and Casket: it fills the hidden places with the
+cards it cannot see, in an order drawn from a generator seeded by the view itself (so
+the same view always gets the same hint), and asks the solver for a line from that
+guessed deal within a small budget: a win if it finds one, else the way to the most
+promising position it saw. The first move of that line is the hint ("hindsight
+optimisation" with one sample). While later views match what the guess predicted, the
+rest of the line is reused; when a turned card shows the guess was wrong, it guesses
+again from what is now visible. When the solver has nothing to say, or for Double
+Solitaire, a simple rule-of-thumb judgement of each legal move decides.
+
+This module must not touch a ``State``'s hidden cards: everything it knows comes from
+the view it is given.
 """
 
 from __future__ import annotations
 
+import json
+import random
+import zlib
+from collections import OrderedDict
 from typing import Any
 
-from .cards import KING, rank_of
+from .base import STOCK
+from .cards import FACE_DOWN, KING, card_text, rank_of
 from .cards import parse_card as _parse
 
 NO_HINT_BELOW = 0
+# The solver's budget per guess: positions, and a wall-clock safety net in seconds.
+PLAN_NODES = 1500
+PLAN_SECONDS = 0.5
+# How many view -> move entries of earlier lines are remembered.
+PLAN_MEMORY = 20_000
+SOLVED_GAMES = ("klondike", "josephine", "casket")
+
+_RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
+_SUITS = "CDHS"
+_DECKS = {"klondike": 1, "josephine": 2, "casket": 2}
+_plans: OrderedDict[str, dict[str, Any]] = OrderedDict()
 
 
 def hint(view: dict[str, Any]) -> dict[str, Any] | None:
-    """The best move in ``view["moves"]`` by a simple, honest judgement, or None."""
+    """The most useful move in ``view["moves"]``, or None when there is none."""
+    moves: list[dict[str, Any]] = list(view.get("moves") or [])
+    if not moves:
+        return None
+    planned = _planned(view, moves)
+    if planned is not None:
+        return planned
+    return _by_rule_of_thumb(view, moves)
+
+
+# --- planning on a guessed deal -----------------------------------------------------
+
+
+def visible_key(game: str, options: dict[str, Any], piles: dict[str, Any], extra: dict[str, Any]) -> str:
+    """What a player sees of a position, as one string (piles with hidden cards as
+    null, stocks as counts, passes used, Casket's stock top)."""
+    return json.dumps([game, options, piles, extra], sort_keys=True, separators=(",", ":"))
+
+
+def _view_key(view: dict[str, Any]) -> str:
+    extra: dict[str, Any] = {name: view[name] for name in ("passes", "stock_top") if name in view}
+    return visible_key(view.get("game", ""), view.get("options", {}), view.get("piles", {}), extra)
+
+
+def _planned(view: dict[str, Any], moves: list[dict[str, Any]]) -> dict[str, Any] | None:
+    game = view.get("game")
+    if game not in SOLVED_GAMES:
+        return None
+    key = _view_key(view)
+    remembered = _plans.get(key)
+    if remembered is None:
+        _plan(view, key)
+        remembered = _plans.get(key)
+    if remembered is not None and remembered in moves:
+        _plans.move_to_end(key)
+        return remembered
+    return None
+
+
+def _plan(view: dict[str, Any], key: str) -> None:
+    """Guess the hidden cards, ask the solver for a line, remember its moves by view."""
+    # Imported here: the solver imports the engine, which imports this module.
+    from .registry import load
+    from .solver import best_line
+
+    rng = random.Random(zlib.crc32(key.encode()))
+    try:
+        position = _guess(view, rng)
+        state = load(view["game"], position, **view.get("options", {}))
+        _status, line = best_line(state, PLAN_NODES, PLAN_SECONDS)
+    except (ValueError, KeyError, TypeError):
+        return
+    # Walk the line on the guessed deal, remembering each move under the view the
+    # player would see before it. A later view matches one of these only while every
+    # card that came into sight was guessed right.
+    current = state
+    for move in line:
+        seen = _visible(current)
+        _plans[seen] = move.to_dict()
+        _plans.move_to_end(seen)
+        if len(_plans) > PLAN_MEMORY:
+            _plans.popitem(last=False)
+        current = current.apply(move)
+
+
+def _visible(state: Any) -> str:
+    """The visible key of a guessed ``State``, built as ``view()`` would show it."""
+    rules = state.rules
+    piles: dict[str, Any] = {}
+    for i, pile_id in enumerate(rules.pile_ids):
+        pile = state.piles[i]
+        if rules.roles[i] == STOCK:
+            piles[pile_id] = len(pile)
+        else:
+            piles[pile_id] = [None if c & FACE_DOWN else card_text(c) for c in pile]
+    extra: dict[str, Any] = {}
+    if "passes" in rules.counter_names:
+        extra["passes"] = state.counters[rules.counter_names.index("passes")]
+    if rules.name == "casket":
+        stock = state.piles[rules.index["stock"]]
+        extra["stock_top"] = card_text(stock[-1]) if stock else None
+    return visible_key(rules.name, dict(rules.options), piles, extra)
+
+
+def _guess(view: dict[str, Any], rng: random.Random) -> dict[str, Any]:
+    """A full position consistent with the view: the unseen cards, shuffled, in the
+    hidden places. :raises ValueError: when the view does not add up to full packs."""
+    game = view["game"]
+    piles: dict[str, Any] = view["piles"]
+    unseen: list[str] = [rank + suit for suit in _SUITS for rank in _RANKS] * _DECKS[game]
+    top = view.get("stock_top")
+    for cards in piles.values():
+        if isinstance(cards, list):
+            for card in cards:
+                if card is not None:
+                    unseen.remove(_face(card))
+    if top is not None:
+        unseen.remove(_face(top))
+    rng.shuffle(unseen)
+    position: dict[str, Any] = {}
+    for pile_id, cards in piles.items():
+        if isinstance(cards, list):
+            position[pile_id] = [_hidden(unseen.pop()) if card is None else card for card in cards]
+        else:  # a stock, shown as a count
+            count = int(cards)
+            if game == "casket":
+                # Casket's stock lies face up: its top is known, the rest is guessed.
+                below = [unseen.pop() for _ in range(max(count - 1, 0))]
+                position[pile_id] = below + ([_face(top)] if count and top is not None else [])
+            else:
+                position[pile_id] = [_hidden(unseen.pop()) for _ in range(count)]
+    if unseen:
+        raise ValueError("the view does not hold full packs")
+    if "passes" in view:
+        position["passes"] = view["passes"]
+    return position
+
+
+def _face(card: str) -> str:
+    return card.split(":")[0]
+
+
+def _hidden(card: str) -> str:
+    return card[:-1] + card[-1].lower()
+
+
+# --- the rule of thumb ---------------------------------------------------------------
+
+
+def _by_rule_of_thumb(view: dict[str, Any], moves: list[dict[str, Any]]) -> dict[str, Any] | None:
     best: dict[str, Any] | None = None
     best_score = NO_HINT_BELOW
     piles: dict[str, Any] = view.get("piles", {})
-    for move in view.get("moves", []):
+    for move in moves:
         score = _judge(move, piles)
         if score > best_score:
             best, best_score = move, score

@@ -125,6 +125,18 @@ def solve(
     return SolveResult(status, moves, search.nodes, clock() - started)
 
 
+def best_line(state: State, max_nodes: int, timeout: float = 1.0) -> tuple[str, list[Move]]:
+    """A winning line if one is found within ``max_nodes`` positions; otherwise, for
+    the best-first games, the line to the most promising position seen (possibly
+    empty). Used by the hint, on a deal whose hidden cards it has guessed."""
+    model = model_for(state)
+    search: _Search[object] = _Search(model, time.perf_counter, time.perf_counter() + timeout, max_nodes)
+    status, path = search.run(state)
+    if status != SOLVED:
+        path = search.best_path
+    return status, _replay(model, state, path, must_win=status == SOLVED)
+
+
 class _Search(Generic[P]):
     """Depth-first search with a transposition table over a model's positions."""
 
@@ -136,6 +148,8 @@ class _Search(Generic[P]):
         self.deadline = deadline
         self.max_nodes = max_nodes
         self.nodes = 0
+        # Best-first only: when the budget runs out, the way to the best-scored position.
+        self.best_path: list[Action] = []
 
     def run(self, state: State) -> tuple[str, list[Action]]:
         model = self.model
@@ -208,14 +222,18 @@ class _Search(Generic[P]):
         root_key = key(root)
         # key -> (parent key, actions from the parent); the root has no parent.
         parents: dict[Hashable, tuple[Hashable, list[Action]] | None] = {root_key: None}
-        queue: list[tuple[int, int, P, Hashable]] = [(score(root), 0, root, root_key)]
+        # Entries: (priority, tie-breaker, position, key, depth). A model may add a
+        # little of the depth to the score so that no single line is followed too far.
+        depth_weight = getattr(model, "depth_weight", 0)
+        queue: list[tuple[int, int, P, Hashable, int]] = [(score(root), 0, root, root_key, 0)]
         nodes = 1
         deadline = self.deadline
         clock = self.clock
         limit = self.max_nodes
         pushed = 0
+        best_score, best_key = queue[0][0], root_key
         while queue:
-            _, _, position, position_key = heapq.heappop(queue)
+            _, _, position, position_key, depth = heapq.heappop(queue)
             for step in moves(position):
                 child, automatic = settle(play(position, step))
                 child_key = key(child)
@@ -230,10 +248,17 @@ class _Search(Generic[P]):
                     limit is not None and nodes >= limit
                 ):
                     self.nodes = nodes
+                    self.best_path = made + _path(parents, best_key)
                     return UNKNOWN, []
                 pushed += 1
-                heapq.heappush(queue, (score(child), pushed, child, child_key))
+                child_score = score(child)
+                if child_score < best_score:
+                    best_score, best_key = child_score, child_key
+                heapq.heappush(
+                    queue, (child_score + depth_weight * (depth + 1), pushed, child, child_key, depth + 1)
+                )
         self.nodes = nodes
+        self.best_path = made + _path(parents, best_key)
         return UNSOLVABLE, []
 
 
@@ -250,7 +275,7 @@ def _path(parents: dict[Hashable, tuple[Hashable, list[Action]] | None], last: H
     return path
 
 
-def _replay(model: Model[P], state: State, path: list[Action]) -> list[Move]:
+def _replay(model: Model[P], state: State, path: list[Action], must_win: bool = True) -> list[Move]:
     """Turn the search's actions into engine moves, applying each to check it."""
     moves: list[Move] = []
     current = state
@@ -258,6 +283,6 @@ def _replay(model: Model[P], state: State, path: list[Action]) -> list[Move]:
         for move in model.expand(action, current):
             current = current.apply(move)
             moves.append(move)
-    if not current.is_won:
+    if must_win and not current.is_won:
         raise AssertionError("solver bug: the winning line does not win when replayed")
     return moves

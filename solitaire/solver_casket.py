@@ -93,7 +93,7 @@ class CasketModel:
         return (found, stock, jewels, bytes(sorted(lid)), *sorted(tableau), *sorted(wastes))
 
     def won(self, position: Position) -> bool:
-        found, tableau, wastes, lid, stock, jewels = position
+        _found, tableau, wastes, lid, stock, jewels = position
         return not stock and not jewels and not any(lid) and not any(tableau) and not any(wastes)
 
     def fitting(self, found: bytes) -> tuple[frozenset[int], frozenset[int]]:
@@ -116,18 +116,6 @@ class CasketModel:
             self._fits.clear()
         self._fits[found] = fits
         return fits
-
-    def card_at(self, position: Position, place: int) -> int:
-        found, tableau, wastes, lid, stock, jewels = position
-        if place == STOCK:
-            return self.stock_cards[stock - 1] if stock else 0
-        if place <= 3:
-            pile = wastes[place - 1]
-        elif place <= 11:
-            pile = tableau[place - 4]
-        else:
-            return lid[place - 12]
-        return pile[-1] if pile else 0
 
     def moves(self, position: Position) -> list[Step]:
         """Every legal move except moving a tableau pile's only card into a space (the
@@ -189,7 +177,7 @@ class CasketModel:
                     continue
                 seen.add(waste)
                 # A card laid on a higher card of its suit blocks less.
-                good = not waste or (waste[-1] & 3) == (card & 3) and waste[-1] > card
+                good = not waste or ((waste[-1] & 3) == (card & 3) and waste[-1] > card)
                 append((2 if good else 5, ((STOCK, WASTES[i], 0, 0),)))
         scored.sort(key=_first)
         return [step for _, step in scored]
@@ -250,7 +238,7 @@ class CasketModel:
         card while the stock lasts: the refill changes what can happen next)."""
         made: list[Action] = []
         while True:
-            found, tableau, wastes, lid, stock, jewels = position
+            found, tableau, wastes, lid, stock, _jewels = position
             safe = self.fitting(found)[1]
             if not safe:
                 return position, made

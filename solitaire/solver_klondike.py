@@ -45,6 +45,7 @@ TABLEAU_TO_TABLEAU = 1  # (kind, source pile, target pile, count)
 TALON_TO_FOUNDATION = 2  # (kind, waste size when the card is on top, turn over first?, 0)
 TALON_TO_TABLEAU = 3  # (kind, waste size when the card is on top, turn over first?, target pile)
 FOUNDATION_TO_TABLEAU = 4  # (kind, card, target pile, 0)
+DRAW = 5  # (kind, 0, 0, 0): one draw, on the last pass only
 
 _RED = (False, True, True, False)
 
@@ -421,9 +422,24 @@ class KlondikeModel:
             self._add_climbs(position, fit, append)
             if closers:
                 self._add_bridges(position, closers, first_empty, append)
+        elif talon and self.max_passes is not None and passes + 1 >= self.max_passes:
+            # The last pass: a card drawn past is buried for good, so the stock is
+            # played as it is, a draw at a time (fewer, better-judged choices than K+).
+            if w:
+                card = talon[w - 1]
+                if card in fit:
+                    append((PRI_TALON_UP, ((TALON_TO_FOUNDATION, w, 0, 0),)))
+                targets = wanted.get(card)
+                if targets:
+                    for j in targets:
+                        append((PRI_TALON, ((TALON_TO_TABLEAU, w, 0, j),)))
+                if space_ok and (any_space or card >> 2 == 13):
+                    append((PRI_TALON + 1, ((TALON_TO_TABLEAU, w, 0, first_empty),)))
+            if w < len(talon):
+                append((PRI_TALON + 2, ((DRAW, 0, 0, 0),)))
         elif talon:
-            # Fetching a card from deep in the stock buries the cards drawn past it
-            # (for good, when the waste is never turned over): nearer cards first.
+            # Fetching a card from deep in the stock buries the cards drawn past it:
+            # nearer cards first.
             scale = 1 if self.max_passes is None else 4
             for at, turn in self.talon_positions(talon, w, passes):
                 card = talon[at - 1]
@@ -477,7 +493,7 @@ class KlondikeModel:
         as possible at once, so every real line of play stays within these sets. If
         even so some suit cannot be completed, the position is lost.
         """
-        found, piles, talon, w, passes = position
+        found, piles, talon, _w, _passes = position
         in_talon = set(talon)
         up = list(found)
         f2t = self.f2t
@@ -548,7 +564,7 @@ class KlondikeModel:
         self, position: Position, fit: frozenset[int], append: Callable[[tuple[int, Step]], None]
     ) -> None:
         """Steps that send talon cards up one after another and then a tableau top."""
-        found, piles, talon, w, passes = position
+        _found, piles, talon, w, _passes = position
         tops: dict[int, int] = {}
         for i, pile in enumerate(piles):
             if pile and not pile[-1] & FACE_DOWN:
@@ -583,7 +599,7 @@ class KlondikeModel:
     ) -> None:
         """Steps that play talon cards onto a tableau pile (or a King into a space) and
         then a run or a foundation card onto the last of them."""
-        found, piles, talon, w, passes = position
+        _found, piles, talon, w, _passes = position
         takes = self._takes
         in_talon = set(talon)
         # For every pile top a bridge may start from, the talon cards that could go
@@ -683,7 +699,7 @@ class KlondikeModel:
             new[i] = _uncover(pile[:-count])
             new[j] = piles[j] + moving
             piles = tuple(new)
-        elif kind == TALON_TO_FOUNDATION or kind == TALON_TO_TABLEAU:
+        elif kind in (TALON_TO_FOUNDATION, TALON_TO_TABLEAU):
             at, turn = action[1], action[2]
             card = talon[at - 1]
             talon = talon[: at - 1] + talon[at:]
@@ -694,6 +710,8 @@ class KlondikeModel:
             else:
                 j = action[3]
                 piles = _replace(piles, j, piles[j] + bytes((card,)))
+        elif kind == DRAW:
+            w = min(w + self.draw, len(talon))
         else:  # FOUNDATION_TO_TABLEAU
             card, j = action[1], action[2]
             decks = self.decks
@@ -716,7 +734,7 @@ class KlondikeModel:
         draw_one = self.draw == 1
         ignore_w = self.ignore_w
         while True:
-            found, piles, talon, w, passes = position
+            found, piles, talon, w, _passes = position
             candidates = self.fitting(found)[1]
             if not candidates:
                 return position, made
@@ -747,7 +765,7 @@ class KlondikeModel:
         """How far from won a position looks (lower is better), for best-first search:
         cards still out, and cards that cover a card needed sooner (one closer to
         going up) in a tableau pile or in the waste, with spaces as a bonus."""
-        found, piles, talon, w, passes = position
+        found, piles, talon, w, _passes = position
         decks = self.decks
         height = [max(found[suit * decks : suit * decks + decks]) for suit in range(4)]
         blockers = 0
@@ -802,6 +820,8 @@ class KlondikeModel:
         at, turn = action[1], action[2]
         stock_id, waste_id = ids[seat.stock], ids[seat.waste]
         draw = Move(stock_id, waste_id)
+        if kind == DRAW:
+            return [draw]
         moves: list[Move] = []
         stock = len(state.piles[seat.stock])
         waste = len(state.piles[seat.waste])
@@ -830,7 +850,7 @@ class KlondikeModel:
         return moves
 
 
-def _first(item: tuple[int, Action]) -> int:
+def _first(item: tuple[int, Step]) -> int:
     return item[0]
 
 

@@ -39,6 +39,27 @@ def cluster(scale: Deployment) -> list[WebProcess]:
     return scale.start_all("A", "B")
 
 
+@pytest.fixture(autouse=True)
+def no_errors_in_the_server_logs(request: pytest.FixtureRequest) -> Iterator[None]:
+    """Whatever a test asserts, the processes it used must not have logged an error."""
+    if "scale" not in request.fixturenames:
+        yield
+        return
+    scale: Deployment = request.getfixturevalue("scale")
+    before = {process.log: process.log.stat().st_size for process in scale.processes if process.log.exists()}
+    yield
+    for process in scale.processes:
+        if not process.log.exists():
+            continue
+        with process.log.open("rb") as log:
+            log.seek(before.get(process.log, 0))
+            written = log.read().decode("utf-8", "replace")
+        problems = [
+            line for line in written.splitlines() if " ERROR " in line or line.startswith("Traceback")
+        ]
+        assert not problems, f"process {process.name} logged errors:\n{written}"
+
+
 def pytest_terminal_summary(terminalreporter: Any) -> None:
     for name, figures in FIGURES:
         terminalreporter.write_sep("-", f"scale-out figures: {name}")

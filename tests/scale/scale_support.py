@@ -16,12 +16,15 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import getpass
 import http.cookiejar
 import importlib.util
 import json
 import os
+import re
+import shutil
 import signal
-import socket
+import socket as sockets_module
 import subprocess
 import sys
 import time
@@ -160,7 +163,7 @@ class ScaleDatabase:
 
 
 def free_port() -> int:
-    with socket.socket() as probe:
+    with sockets_module.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         return int(probe.getsockname()[1])
 
@@ -211,10 +214,6 @@ class WebProcess:
     @property
     def ws_url(self) -> str:
         return f"ws://127.0.0.1:{self.port}"
-
-    @property
-    def origin(self) -> str:
-        return self.url
 
     def start(self) -> None:
         with self.log.open("ab") as output:
@@ -343,6 +342,112 @@ def deployment(home: Path) -> Iterator[Deployment]:
         database.drop()
 
 
+# ---------------------------------------------------------------- the proxy
+
+NGINX_CONFIG = ROOT / "deploy" / "nginx" / "default.conf"
+NGINX_UPSTREAM = re.compile(r"^(\s*)server web:8000 resolve;$", re.MULTILINE)
+NGINX_LISTEN = re.compile(r"^(\s*)listen 80 default_server;$", re.MULTILINE)
+
+
+def nginx_binary() -> str | None:
+    return shutil.which("nginx") or next(
+        (path for path in ("/usr/sbin/nginx", "/usr/local/sbin/nginx") if os.access(path, os.X_OK)), None
+    )
+
+
+@dataclass
+class Proxy:
+    """nginx with docker-compose's own site configuration, on loopback.
+
+    Only two lines of deploy/nginx/default.conf change: the upstream names the suite's
+    processes instead of Docker's `web` service, and the server listens on a free
+    loopback port instead of 80. The access log records which process served each
+    request, so a test can see where connections went.
+    """
+
+    home: Path
+    upstreams: list[WebProcess]
+    port: int = field(default_factory=free_port)
+    name: str = "proxy"
+    process: subprocess.Popen[bytes] | None = None
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def ws_url(self) -> str:
+        return f"ws://127.0.0.1:{self.port}"
+
+    def site_config(self) -> str:
+        site = NGINX_CONFIG.read_text()
+        servers = "\n".join(f"\\1server 127.0.0.1:{process.port};" for process in self.upstreams)
+        site, upstreams = NGINX_UPSTREAM.subn(servers, site)
+        site, listens = NGINX_LISTEN.subn(f"\\1listen 127.0.0.1:{self.port} default_server;", site)
+        assert (upstreams, listens) == (1, 1), (
+            "deploy/nginx/default.conf no longer has its upstream or listen"
+        )
+        return site
+
+    def start(self) -> None:
+        binary = nginx_binary()
+        assert binary is not None
+        for directory in ("logs", "body", "proxy"):
+            (self.home / directory).mkdir(parents=True, exist_ok=True)
+        (self.home / "site.conf").write_text(self.site_config())
+        (self.home / "nginx.conf").write_text(
+            f"""
+daemon off;
+user {getpass.getuser()};
+worker_processes 1;
+pid {self.home}/nginx.pid;
+error_log {self.home}/logs/error.log warn;
+events {{ worker_connections 256; }}
+http {{
+    log_format upstreams '$request_method $request_uri $status $upstream_addr';
+    access_log {self.home}/logs/access.log upstreams;
+    client_body_temp_path {self.home}/body;
+    proxy_temp_path {self.home}/proxy;
+    include {self.home}/site.conf;
+}}
+"""
+        )
+        self.process = subprocess.Popen(
+            [binary, "-p", str(self.home), "-e", str(self.home / "logs" / "error.log"), "-c", "nginx.conf"],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+        )
+        deadline = time.monotonic() + STARTUP_SECONDS
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise RuntimeError(
+                    f"nginx exited: {self.process.stderr.read().decode() if self.process.stderr else ''}"
+                )
+            with contextlib.suppress(OSError), sockets_module.create_connection(("127.0.0.1", self.port), 1):
+                return
+            time.sleep(0.1)
+        raise RuntimeError("nginx did not start listening")
+
+    def served(self) -> list[tuple[str, str, int, str]]:
+        """The access log so far: (method, path, status, the process address)."""
+        log = self.home / "logs" / "access.log"
+        lines = log.read_text().splitlines() if log.exists() else []
+        return [
+            (method, path, int(status), upstream)
+            for method, path, status, upstream in (line.split(" ", 3) for line in lines)
+        ]
+
+    def stop(self) -> None:
+        if self.process is None or self.process.poll() is not None:
+            return
+        self.process.terminate()
+        try:
+            self.process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait()
+
+
 # ---------------------------------------------------------------- players
 
 
@@ -389,7 +494,9 @@ class Socket:
 
     async def move(self, move_id: str, source: str, target: str, count: int = 1) -> dict[str, Any]:
         """Send a move and return the answer to it (ack or error)."""
-        await self.send({"type": "move", "id": move_id, "move": {"from": source, "to": target, "count": count}})
+        await self.send(
+            {"type": "move", "id": move_id, "move": {"from": source, "to": target, "count": count}}
+        )
         return await self.first(lambda m: m["type"] in ("ack", "error") and m.get("id") == move_id)
 
     def states(self) -> list[dict[str, Any]]:
@@ -421,8 +528,12 @@ class Player:
             data = json.dumps(body).encode()
             headers["Content-Type"] = "application/json"
         token = self.cookie("csrftoken")
-        if method != "GET" and token:
-            headers["X-CSRFToken"] = token
+        if method != "GET":
+            # As a browser's fetch() does: Django checks it against the Host it sees.
+            parts = urllib.parse.urlsplit(url)
+            headers["Origin"] = f"{parts.scheme}://{parts.netloc}"
+            if token:
+                headers["X-CSRFToken"] = token
         request = urllib.request.Request(url, data=data, headers=headers, method=method)
         try:
             with self.opener.open(request, timeout=TIMEOUT) as answer:
@@ -440,16 +551,17 @@ class Player:
         assert status == expect, (url, status, answer)
         return answer
 
-    async def connect(self, process: WebProcess, path: str) -> Socket:
+    async def connect(self, server: WebProcess | Proxy, path: str) -> Socket:
+        """A WebSocket to ``path`` on a web process or the proxy, as this browser."""
         cookies = "; ".join(f"{c.name}={c.value}" for c in self.jar)
         connection = await connect(
-            process.ws_url + path,
-            origin=process.origin,  # type: ignore[arg-type]
+            server.ws_url + path,
+            origin=server.url,  # type: ignore[arg-type]
             additional_headers={"Cookie": cookies} if cookies else None,
             proxy=None,
             open_timeout=TIMEOUT,
         )
-        return Socket(connection, self.name, process.name)
+        return Socket(connection, self.name, server.name)
 
 
 # ---------------------------------------------------------------- races
@@ -503,7 +615,9 @@ def turning(seat: int, count: int) -> list[tuple[str, str]]:
     other in near_the_end, and only in that order, so a move applied twice or lost
     makes a later one illegal. An even count leaves the stock as it was."""
     p = f"p{seat}"
-    return [(f"{p}.stock", f"{p}.waste") if n % 2 == 0 else (f"{p}.waste", f"{p}.stock") for n in range(count)]
+    return [
+        (f"{p}.stock", f"{p}.waste") if n % 2 == 0 else (f"{p}.waste", f"{p}.stock") for n in range(count)
+    ]
 
 
 def replay(position: dict[str, Any], moves: list[dict[str, Any]]) -> Any:

@@ -23,6 +23,8 @@ from scale_support import (
 )
 
 pytestmark = pytest.mark.timeout(180)
+# Longer than two of channels_redis's blocking waits on Redis (BZPOPMIN, five seconds).
+QUIET_SECONDS = 12
 
 
 async def test_the_health_check_passes_on_each_process_while_sockets_are_open(
@@ -33,7 +35,9 @@ async def test_the_health_check_passes_on_each_process_while_sockets_are_open(
     ana = Player("Ana")
     ana.get(f"{cluster[0].url}/api/games")
     game = ana.post(f"{cluster[0].url}/api/games", {"game": "klondike", "deal": 7}, expect=201)
-    sockets = [await ana.connect(process, f"/ws/games/{game['id']}/") for process in cluster for _ in range(2)]
+    sockets = [
+        await ana.connect(process, f"/ws/games/{game['id']}/") for process in cluster for _ in range(2)
+    ]
     for socket in sockets:
         await socket.expect("state")
     for _ in range(3):
@@ -78,6 +82,26 @@ async def test_a_game_socket_on_one_process_hears_moves_made_on_the_other(
     assert ana.get(f"{a.url}/api/games/{game_id}")["version"] == 2
     await on_a.close()
     await on_b.close()
+
+
+async def test_a_socket_left_quiet_for_a_while_still_hears_the_next_move(
+    scale: Deployment, cluster: list[WebProcess]
+) -> None:
+    """A player thinking: nothing on the socket for longer than the channel layer's
+    blocking wait on Redis (five seconds). The socket must stay up and hear the next
+    move, whichever process makes it."""
+    a, b = cluster
+    ana = Player("Ana")
+    ana.get(f"{a.url}/api/games")
+    game = ana.post(f"{a.url}/api/games", {"game": "klondike", "deal": 7}, expect=201)
+    on_a = await ana.connect(a, f"/ws/games/{game['id']}/")
+    await on_a.expect("state")
+    await asyncio.sleep(QUIET_SECONDS)
+    ana.post(f"{b.url}/api/games/{game['id']}/moves", {"move": game["state"]["moves"][0], "id": "m1"})
+    assert (await on_a.state_at(1))["version"] == 1
+    answer = await on_a.move("m2", "stock", "waste")
+    assert answer["type"] in ("ack", "error") and answer.get("code") != "bad_request", answer
+    await on_a.close()
 
 
 async def test_a_race_across_two_processes_with_a_collision_is_played_to_its_end(

@@ -175,3 +175,13 @@ def test_the_dockerfile_builds_what_compose_and_the_suite_run(services: dict[str
     env_lines = " ".join(arguments for instruction, arguments in instructions if instruction == "ENV")
     assert f"STATIC_ROOT={services['web']['environment']['STATIC_ROOT']}" in env_lines
     assert f"PORT={services['web']['environment']['PORT']}" in env_lines
+
+
+def test_the_example_env_file_names_every_variable_compose_requires() -> None:
+    text = (ROOT / "docker-compose.yml").read_text()
+    required = set(re.findall(r"\$\{(\w+):\?", text))
+    assert required == {"SECRET_KEY", "DEAL_SECRET", "POSTGRES_PASSWORD"}
+    example = (ROOT / "deploy" / "env.example").read_text()
+    named = set(re.findall(r"^(\w+)=", example, re.MULTILINE))
+    optional = set(re.findall(r"\$\{(\w+):-", text))
+    assert required | optional <= named, (required | optional) - named

@@ -83,7 +83,9 @@ class Sender:
         await self.pump(socket)
 
 
-async def test_a_killed_process_loses_no_acknowledged_move(scale: Deployment, cluster: list[WebProcess]) -> None:
+async def test_a_killed_process_loses_no_acknowledged_move(
+    scale: Deployment, cluster: list[WebProcess]
+) -> None:
     a, b = cluster
     victim = scale.start_all("victim")[0]
     ana, ben = Player("Ana"), Player("Ben")

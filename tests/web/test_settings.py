@@ -69,7 +69,10 @@ def test_database_and_redis_urls_select_postgresql_and_channels_redis(tmp_path: 
     assert found["engine"] == "django.db.backends.postgresql"
     assert (found["host"], found["name"]) == ("db.internal", "test")
     assert found["layer"] == "channels_redis.core.RedisChannelLayer"
-    assert found["layer_config"] == {"hosts": ["redis://cache.internal:6379/0"]}
+    [host] = found["layer_config"]["hosts"]
+    assert host["address"] == "redis://cache.internal:6379/0"
+    # Longer than channels_redis's five-second blocking waits (django/channels_redis#422).
+    assert host["socket_timeout"] > 5
 
 
 def test_production_needs_its_secrets(tmp_path: Path) -> None:

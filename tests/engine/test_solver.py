@@ -1,0 +1,276 @@
+"""The solver: its wins replay to a win through the engine, and its "unsolvable" is right.
+
+Positions are built with ``solitaire.load`` and may hold fewer cards than full packs; a
+position is then won when every card in it is on the foundations. Solver budgets here
+are node counts, never clocks: these tests check answers, not speed.
+"""
+
+from __future__ import annotations
+
+import json
+import pathlib
+from typing import Any
+
+import pytest
+
+import solitaire
+from solitaire.winnability import main as winnability_main
+from solitaire.winnability import parse_options, wilson
+from tests.engine.conftest import suit_run
+
+FIXTURES = pathlib.Path(__file__).parent / "fixtures"
+BUDGET = 20_000  # positions per solve: enough for these deals, small enough to be quick
+
+
+def replays_to_a_win(state: Any, moves: list[Any]) -> bool:
+    for move in moves:
+        state = state.apply(move)
+    return bool(state.is_won)
+
+
+def solve(state: Any, nodes: int = BUDGET) -> Any:
+    return solitaire.solve(state, timeout=600, max_nodes=nodes)
+
+
+# --- the result -------------------------------------------------------------------
+
+
+def test_result_is_a_frozen_value_with_status_moves_nodes_and_seconds() -> None:
+    result = solve(solitaire.new_game("klondike", seed=2, draw=1))
+    assert result.status == "solved"
+    assert all(isinstance(move, solitaire.Move) for move in result.moves)
+    assert result.nodes >= 1 and result.seconds >= 0
+    with pytest.raises(AttributeError):
+        result.status = "unknown"
+
+
+def test_a_won_position_is_solved_with_no_moves() -> None:
+    won = solitaire.load("klondike", {f"f{i + 1}": suit_run(s) for i, s in enumerate("CDHS")})
+    result = solve(won)
+    assert result.status == "solved" and result.moves == []
+
+
+def test_running_out_of_budget_says_unknown_not_unsolvable() -> None:
+    # Seed 10 of Josephine is not decided within a few hundred positions.
+    result = solitaire.solve(solitaire.new_game("josephine", seed=10), max_nodes=300)
+    assert result.status == "unknown" and result.moves == []
+
+
+def test_the_timeout_is_honoured_with_any_clock() -> None:
+    # A clock that ticks once per look: the search must stop after a few looks.
+    ticks = iter(range(1_000_000))
+    result = solitaire.solve(
+        solitaire.new_game("casket", seed=5), timeout=3, clock=lambda: float(next(ticks))
+    )
+    assert result.status == "unknown"
+    assert result.nodes < 10_000
+
+
+def test_double_and_thoughtless_solving_are_refused_clearly() -> None:
+    with pytest.raises(ValueError, match="klondike, josephine and casket"):
+        solitaire.solve(solitaire.new_game("double", seed=1))
+    with pytest.raises(ValueError, match="thoughtful"):
+        solitaire.solve(solitaire.new_game("klondike", seed=1), thoughtful=False)
+
+
+# --- every win found replays to a win ----------------------------------------------
+
+DEALS = [
+    ("klondike", {"draw": 1}, range(1, 9)),
+    ("klondike", {"draw": 3}, range(1, 7)),
+    ("klondike", {"draw": 1, "passes": 2}, range(1, 5)),
+    ("klondike", {"draw": 3, "passes": 3, "scoring": "vegas"}, range(1, 5)),
+    ("klondike", {"draw": 1, "whole_sequences": True}, range(1, 5)),
+    ("klondike", {"draw": 1, "any_card_in_space": True}, range(1, 5)),
+    ("klondike", {"draw": 3, "face_up": True}, range(1, 5)),
+    ("klondike", {"draw": 1, "foundation_to_tableau": False, "scoring": None}, range(1, 5)),
+    ("josephine", {}, range(1, 4)),
+    ("casket", {}, range(1, 6)),
+    ("casket", {"hard": True}, range(1, 5)),
+]
+
+
+@pytest.mark.parametrize(("game", "options", "seeds"), DEALS, ids=lambda v: str(v))
+def test_every_win_found_replays_to_a_win(game: str, options: dict[str, Any], seeds: range) -> None:
+    solved = 0
+    for seed in seeds:
+        state = solitaire.new_game(game, seed=seed, **options)
+        result = solve(state)
+        assert result.status in ("solved", "unsolvable", "unknown")
+        if result.status == "solved":
+            solved += 1
+            assert replays_to_a_win(state, result.moves), f"{game} {options} seed {seed}"
+            # The state given is left as it was.
+            assert state == solitaire.new_game(game, seed=seed, **options)
+        else:
+            assert result.moves == []
+    assert solved, f"no {game} {options} deal among {list(seeds)} was solved: the test proves nothing"
+
+
+# --- small hand-made positions --------------------------------------------------------
+
+
+def full(*suits: str) -> dict[str, list[str]]:
+    """Foundations holding whole suits, f1 upward."""
+    return {f"f{i + 1}": suit_run(s) for i, s in enumerate(suits)}
+
+
+# Klondike: 5H lies on a face-down 4H; the only black 6 is on its foundation.
+NEEDS_A_CARD_BACK = {
+    "f1": suit_run("C"),
+    "f2": suit_run("D", "A", "6"),
+    "f3": suit_run("H", "A", "3"),
+    "f4": suit_run("S", "A", "6"),
+    "t1": ["4h", "5H"],
+    "t2": ["7D"],
+}
+# Klondike: the talon, drawn in the order 2H AH 4H 3H.
+TALON = ["3h", "4h", "ah", "2h"]
+
+
+def test_klondike_a_card_must_come_back_off_a_foundation() -> None:
+    state = solitaire.load("klondike", NEEDS_A_CARD_BACK, draw=1)
+    result = solve(state)
+    assert result.status == "solved"
+    assert replays_to_a_win(state, result.moves)
+    assert solitaire.Move("f4", "t2") in result.moves or any(m.source.startswith("f") for m in result.moves)
+    # Without that option the same position is lost, and the solver proves it.
+    closed = solitaire.load("klondike", NEEDS_A_CARD_BACK, draw=1, foundation_to_tableau=False)
+    assert solve(closed).status == "unsolvable"
+
+
+def test_klondike_a_card_on_its_own_ace_face_down_is_lost() -> None:
+    state = solitaire.load("klondike", {**full("C", "D", "S"), "t1": ["Ah", "2H"]}, draw=1)
+    assert solve(state).status == "unsolvable"
+
+
+def test_klondike_draw_three_reaches_only_every_third_card() -> None:
+    # Draw one reaches every card; draw three shows only 4H and 3H on top, and is
+    # lost unless 4H can be parked on the tableau to bring AH and 2H within reach.
+    bare = {"f1": suit_run("C"), "f2": suit_run("D"), "f4": suit_run("S"), "stock": TALON}
+    assert solve(solitaire.load("klondike", bare, draw=1)).status == "solved"
+    assert solve(solitaire.load("klondike", bare, draw=3)).status == "unsolvable"
+    parked = {
+        "f1": suit_run("C"),
+        "f2": suit_run("D"),
+        "f4": suit_run("S", "A", "4"),
+        "t1": ["5S"],
+        "stock": TALON,
+    }
+    state = solitaire.load("klondike", parked, draw=3)
+    result = solve(state)
+    assert result.status == "solved" and replays_to_a_win(state, result.moves)
+    assert solitaire.Move("waste", "t1") in result.moves
+
+
+def test_klondike_pass_limit_is_respected() -> None:
+    # Drawn in the order 2H 3H AH 4H: with one pass 2H ends up under 3H in the waste.
+    position = {**full("C", "D", "S"), "stock": ["4h", "ah", "3h", "2h"]}
+    assert solve(solitaire.load("klondike", position, draw=1, passes=1)).status == "unsolvable"
+    state = solitaire.load("klondike", position, draw=1, passes=2)
+    result = solve(state)
+    assert result.status == "solved" and replays_to_a_win(state, result.moves)
+    assert solitaire.Move("waste", "stock") in result.moves
+
+
+JOSEPHINE_PAIRS = {f"t{i + 1}": [f"A{suit}", f"2{suit}"] for i, suit in enumerate("SSHHDDCC")}
+
+
+def test_josephine_needs_a_space_and_solves_with_one() -> None:
+    state = solitaire.load("josephine", {**JOSEPHINE_PAIRS, "t9": ["3S"]})
+    result = solve(state)
+    assert result.status == "solved" and replays_to_a_win(state, result.moves)
+
+
+def test_josephine_without_a_space_is_lost() -> None:
+    state = solitaire.load("josephine", {**JOSEPHINE_PAIRS, "t9": ["KS"], "t10": ["KH"]})
+    assert solve(state).status == "unsolvable"
+
+
+CASKET_SMALL = {"w1": ["AS", "2S"], "lid1": ["3S"], "jewels": ["4s", "AH"]}
+CASKET_STUCK = {
+    "w1": ["AS", "2S"],
+    "w2": ["AS", "2S"],
+    **{f"t{i + 1}": [card] for i, card in enumerate(["KH", "KH", "KD", "KD", "KC", "KC", "KS", "KS"])},
+}
+
+
+@pytest.mark.parametrize("hard", [False, True])
+def test_casket_small_position_is_solved_through_the_lid_and_jewels(hard: bool) -> None:
+    state = solitaire.load("casket", CASKET_SMALL, hard=hard)
+    result = solve(state)
+    assert result.status == "solved" and replays_to_a_win(state, result.moves)
+
+
+@pytest.mark.parametrize("hard", [False, True])
+def test_casket_kings_without_queens_are_lost(hard: bool) -> None:
+    assert solve(solitaire.load("casket", CASKET_STUCK, hard=hard)).status == "unsolvable"
+
+
+# --- known-winnable Klondike deals ------------------------------------------------------
+
+
+def known_deals() -> list[dict[str, Any]]:
+    data = json.loads((FIXTURES / "solver_klondike_deals.json").read_text())
+    return list(data["deals"])
+
+
+@pytest.mark.parametrize("deal", known_deals(), ids=lambda deal: deal["name"])
+def test_known_winnable_klondike_deals(deal: dict[str, Any]) -> None:
+    state = solitaire.load("klondike", deal["position"], **deal["options"])
+    # The recorded line wins, through the engine alone.
+    line = [{"from": source, "to": target, "count": count} for source, target, count in deal["line"]]
+    assert replays_to_a_win(state, line)
+    # And the solver finds a win of its own.
+    result = solve(state, nodes=200_000)
+    assert result.status == "solved"
+    assert replays_to_a_win(state, result.moves)
+
+
+def test_known_deals_are_our_seeded_deals() -> None:
+    for deal in known_deals():
+        seed = int(deal["name"].split()[1].rstrip(","))
+        dealt = solitaire.new_game("klondike", seed=seed, **deal["options"])
+        assert dealt.to_position() == deal["position"]
+
+
+# --- the winnability command --------------------------------------------------------
+
+
+def test_wilson_interval_matches_the_textbook() -> None:
+    low, high = wilson(5, 10)
+    assert low == pytest.approx(0.2366, abs=1e-4) and high == pytest.approx(0.7634, abs=1e-4)
+    assert wilson(0, 10)[0] == 0.0 and wilson(10, 10)[1] == pytest.approx(1.0)
+
+
+def test_options_are_read_as_typed_values() -> None:
+    assert parse_options(["draw=1", "passes=none", "hard=true", "scoring=vegas"]) == {
+        "draw": 1,
+        "passes": None,
+        "hard": True,
+        "scoring": "vegas",
+    }
+    with pytest.raises(ValueError, match="key=value"):
+        parse_options(["draw"])
+
+
+def test_winnability_command_reports_shares_and_bounds(
+    tmp_path: pathlib.Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "run.json"
+    code = winnability_main(["klondike", "draw=1", "--deals", "4", "--timeout", "30", "--json", str(out)])
+    assert code == 0
+    printed = capsys.readouterr()
+    assert "solved" in printed.out and "winnable:" in printed.out
+    assert "[    4/4]" in printed.err  # progress as it goes
+    data = json.loads(out.read_text())
+    assert [deal["seed"] for deal in data["deals"]] == [1, 2, 3, 4]
+    counts = data["summary"]["counts"]
+    assert sum(counts.values()) == 4
+    assert 0 <= data["summary"]["lower"] <= data["summary"]["upper"] <= 1
+
+
+def test_winnability_command_refuses_bad_options(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        winnability_main(["klondike", "draw=2"])
+    assert "draw" in capsys.readouterr().err
