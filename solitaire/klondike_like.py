@@ -455,10 +455,7 @@ class KlondikeLike(Rules):
                 ):
                     return True
         stock, waste = piles[layout.stock], piles[layout.waste]
-        if stock or self.may_recycle(state, layout):
-            reachable = stock + waste
-        else:
-            reachable = waste[-1:]
+        reachable = stock + waste if stock or self.may_recycle(state, layout) else waste[-1:]
         return any(leaves(card & 63, -1, parents, chain) for card in reachable)
 
     def has_seen_stock(self, state: State, seat: int) -> bool:
