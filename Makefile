@@ -64,5 +64,12 @@ test-scale: install nginx
 	  $(SCALE_ENV) $(PY) -m pytest tests/scale; \
 	  if [ $$status -eq 0 ]; then $(SCALE_ENV) $(PY) -m pytest tests/web -p tests.scale.layer_per_test; fi
 
+# Benchmarks, each beside its baseline from the same run (issue 6, docs/performance.md):
+# the engine, then a fresh Daphne per phase on a throwaway SQLite database, or on
+# PostgreSQL and Redis when DATABASE_URL and REDIS_URL are set in the environment.
+# Prints a table and writes bench/results/latest.json; takes about five minutes.
+bench: install
+	$(PY) -m bench --json bench/results/latest.json
+
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache staticfiles

@@ -96,6 +96,7 @@ class BareConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
     group: str
     template: dict[str, Any]
     pad: str
+    sent_version: int
 
     async def connect(self) -> None:
         kwargs = self.scope["url_route"]["kwargs"]
@@ -108,7 +109,8 @@ class BareConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
         self.pad = "x" * max(0, wanted - bare)
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.accept()
-        await self.send_json(self._state(VERSIONS.get(self.group, 0)))
+        self.sent_version = VERSIONS.get(self.group, 0)
+        await self.send_json(self._state(self.sent_version))
 
     async def disconnect(self, code: int) -> None:
         await self.channel_layer.group_discard(self.group, self.channel_name)
@@ -119,7 +121,11 @@ class BareConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
         await self.channel_layer.group_send(self.group, {"type": "bench.changed", "version": version})
 
     async def bench_changed(self, event: dict[str, Any]) -> None:
-        await self.send_json(self._state(event["version"]))
+        # As the site's sockets do: versions only grow on a socket. Group messages from
+        # two senders may cross on Redis; the older one is then not sent.
+        if event["version"] > self.sent_version:
+            self.sent_version = event["version"]
+            await self.send_json(self._state(event["version"]))
 
     def _state(self, version: int) -> dict[str, Any]:
         return {**self.template, "version": version, "pad": self.pad}

@@ -20,6 +20,7 @@ import json
 import random
 import time
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -223,52 +224,88 @@ class GameRecord:
 
 async def play_game(
     phase: Phase,
-    url: str,
+    url_for: Callable[[int], str],
     origin: str,
     cookie: str | None,
     record: GameRecord,
     *,
     seed: int,
     max_moves: int | None = None,
-) -> GameRecord:
-    """Play one game until the window closes (or ``max_moves``), one move at a time."""
+    pace: float | None = None,
+    deal: Callable[[], int] | None = None,
+) -> list[GameRecord]:
+    """Play until the window closes (or ``max_moves``), one move at a time: each as soon
+    as the last is answered, or, with ``pace``, one every ``pace`` seconds (from a random
+    phase, so the players do not move in step). When a game ends and ``deal`` is given,
+    it deals the next game (over HTTP, blocking, so in a thread) and plays on there, as a
+    player would; the time that takes is in the window but in no round trip.
+    Returns the record of every game played."""
     tally = phase.tally
     chooser = random.Random(seed)
+    records = [record]
+    next_move = 0.0
     arrived = False
     try:
-        async with phase.connecting:
-            ws = await open_socket(url, origin, cookie)
-        async with ws:
-            sock = Socket(ws, tally)
-            await sock.first_state()
-            arrived = True
-            await phase.arrive()
-            while time.perf_counter() < phase.window.end and (
-                max_moves is None or len(record.acked) < max_moves
-            ):
-                latest = sock.latest
-                moves = latest["state"]["moves"]
-                if latest["status"] != "playing" or not moves:
-                    tally.finished_games += 1
-                    break
-                move = choose(moves, chooser, foundation_first=False)
-                began = time.perf_counter()
-                ok, answer = await sock.round_trip(move, f"m{len(record.acked) + 1}")
-                ended = time.perf_counter()
-                if not ok:
-                    tally.error(f"game {record.game_id}: move refused: {answer.get('code')}")
-                    break
-                record.acked.append(move)
-                record.last_version = answer["version"]
-                if phase.window.holds(began, ended):
-                    tally.round_trips.append(ended - began)
-                    tally.applied += 1
+        while True:
+            async with phase.connecting:
+                ws = await open_socket(url_for(record.game_id), origin, cookie)
+            async with ws:
+                sock = Socket(ws, tally)
+                await sock.first_state()
+                if not arrived:
+                    arrived = True
+                    await phase.arrive()
+                    if pace is not None:
+                        next_move = time.perf_counter() + chooser.uniform(0, pace)
+                finished = await _play_on(phase, sock, record, chooser, max_moves, pace, next_move)
+            if finished is None or deal is None:
+                break
+            next_move = finished
+            record = GameRecord(await asyncio.to_thread(deal))
+            records.append(record)
     except (BenchError, WebSocketException, OSError) as error:
         tally.error(f"game {record.game_id}: {type(error).__name__}: {error}")
     finally:
         if not arrived:
             phase.leave_early()
-    return record
+    return records
+
+
+async def _play_on(
+    phase: Phase,
+    sock: Socket,
+    record: GameRecord,
+    chooser: random.Random,
+    max_moves: int | None,
+    pace: float | None,
+    next_move: float,
+) -> float | None:
+    """Move on one socket; returns when the next move was due if the game ended, else None."""
+    tally = phase.tally
+    while time.perf_counter() < phase.window.end and (max_moves is None or len(record.acked) < max_moves):
+        if pace is not None:
+            await asyncio.sleep(max(0.0, next_move - time.perf_counter()))
+            next_move = max(next_move + pace, time.perf_counter())
+            if time.perf_counter() >= phase.window.end:
+                break
+        latest = sock.latest
+        moves = latest["state"]["moves"]
+        if latest["status"] != "playing" or not moves:
+            tally.finished_games += 1
+            return next_move
+        move = choose(moves, chooser, foundation_first=False)
+        began = time.perf_counter()
+        ok, answer = await sock.round_trip(move, f"m{len(record.acked) + 1}")
+        ended = time.perf_counter()
+        if not ok:
+            tally.error(f"game {record.game_id}: move refused: {answer.get('code')}")
+            break
+        record.acked.append(move)
+        record.last_version = answer["version"]
+        if phase.window.holds(began, ended):
+            tally.round_trips.append(ended - began)
+            tally.applied += 1
+    return None
 
 
 # ---------------------------------------------------------------- races
@@ -309,7 +346,9 @@ async def race_player(
             if real:
                 await ws.send(json.dumps({"type": "ready", "id": "ready"}))
                 deadline = time.perf_counter() + START_SECONDS
-                while sock.latest.get("status") != "playing":
+                # A deal can be blocked from the start (same_deal makes the two seats
+                # alike, and the server may call blockage at once): then it ends here.
+                while sock.latest.get("status") not in ("playing", "finished"):
                     if time.perf_counter() > deadline:
                         raise BenchError(f"race {record.race_id} did not start")
                     message = await sock.message(START_SECONDS)
@@ -367,9 +406,22 @@ async def _finish_race(sock: Socket, record: SeatRecord) -> None:
     if not record.finished:
         await sock.ws.send(json.dumps({"type": "offer_end", "id": "end"}))
     deadline = time.perf_counter() + ANSWER_SECONDS * 3
+    last: list[dict[str, Any]] = []
     while sock.seen["finished"] == 0:
         if time.perf_counter() > deadline:
-            raise BenchError(f"race {record.race_id} did not finish")
+            raise BenchError(
+                f"race {record.race_id} did not finish: status {sock.latest.get('status')}, "
+                f"seen {dict(sock.seen)}, last {[_brief(m) for m in last]}"
+            )
         with contextlib.suppress(BenchError):
-            await sock.message(1.0)
+            last = [*last[-4:], await sock.message(1.0)]
     record.finished = True
+
+
+def _brief(message: dict[str, Any]) -> str:
+    """A message in a few words, for error reports."""
+    words = [str(message.get("type"))]
+    for key in ("id", "version", "status", "code", "seat", "connected"):
+        if message.get(key) is not None:
+            words.append(f"{key}={message[key]}")
+    return " ".join(words)

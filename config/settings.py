@@ -8,6 +8,7 @@ The same code runs as one Daphne process on SQLite with the in-memory channel la
 from __future__ import annotations
 
 import os
+import socket
 from pathlib import Path
 
 import dj_database_url
@@ -104,16 +105,26 @@ DATABASES = {
 }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
-# channels_redis waits on Redis in blocking pops of five seconds. redis-py 8 gives every
-# connection a five-second read timeout by default, which cuts those waits off and
-# closes every socket left quiet that long (django/channels_redis#422), so the read
-# timeout is set here, longer than the wait: a dead Redis is still noticed.
-REDIS_SOCKET_TIMEOUT = 15
+# channels_redis waits on Redis in blocking pops of five seconds, and was written for
+# connections without a read timeout. redis-py 8 gives each connection a five-second
+# read timeout by default, which cuts those waits off and closes every socket left
+# quiet that long (django/channels_redis#422); with any read timeout, a socket closed
+# just after it opened can also leave its wait running for good. So, as before
+# redis-py 8, no read timeout, and TCP keepalive to notice a Redis that vanished.
+REDIS_CONNECTION: dict[str, object] = {
+    "socket_timeout": None,
+    "socket_keepalive": True,
+    "socket_keepalive_options": {
+        getattr(socket, name): seconds
+        for name, seconds in (("TCP_KEEPIDLE", 60), ("TCP_KEEPINTVL", 10), ("TCP_KEEPCNT", 3))
+        if hasattr(socket, name)  # Linux's names; elsewhere the system's defaults
+    },
+}
 CHANNEL_LAYERS = {
     "default": (
         {
             "BACKEND": "channels_redis.core.RedisChannelLayer",
-            "CONFIG": {"hosts": [{"address": env_str("REDIS_URL"), "socket_timeout": REDIS_SOCKET_TIMEOUT}]},
+            "CONFIG": {"hosts": [{"address": env_str("REDIS_URL"), **REDIS_CONNECTION}]},
         }
         if env_str("REDIS_URL")
         else {"BACKEND": "channels.layers.InMemoryChannelLayer"}

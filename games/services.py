@@ -254,34 +254,68 @@ def dealt_state(deal: Deal) -> Any:
 # ---------------------------------------------------------------- replay and its cache
 
 
+# The moves still in effect, newest first, as a chain of pairs: (move, earlier moves).
+MoveChain = tuple[solitaire.Move, "MoveChain | None"]
+
+
 @dataclass(frozen=True, slots=True)
 class Line:
-    """A game's effective history: its current state, and the line before the last move.
+    """A game's effective history: its current state, the deal, and the moves in effect.
 
-    Undo steps back to ``previous``; the log itself only ever grows.
+    Undo steps back to ``previous``; the log itself only ever grows. Only two states are
+    kept, the current one and the deal (``start``; None when ``state`` is the deal): the
+    moves in effect cost a few dozen bytes each, where a state costs most of a
+    kilobyte, so a long game stays small in the cache. ``previous`` replays the deal
+    through the moves before the last, which is quick and only undo needs.
     """
 
     state: Any
-    previous: Line | None = None
+    start: Any = None
+    moves: MoveChain | None = None
 
-    def then(self, state: Any) -> Line:
-        return Line(state, self)
+    @property
+    def previous(self) -> Line | None:
+        """The line before the last move in effect, or None at the deal."""
+        if self.moves is None:
+            return None
+        earlier = self.moves[1]
+        if earlier is None:
+            return Line(self.start)
+        state = self.start
+        for move in _oldest_first(earlier):
+            state = state.apply(move)
+        return Line(state, self.start, earlier)
+
+    def then(self, state: Any, move: Mapping[str, Any] | solitaire.Move) -> Line:
+        """The line after ``move``, which led to ``state``."""
+        start = self.state if self.start is None else self.start
+        return Line(state, start, (solitaire.Move.from_dict(move), self.moves))
 
 
-def follow(line: Line, entry: Mapping[str, Any]) -> Line:
-    """The line after one (already accepted) log entry."""
-    if entry.get("undo"):
-        if line.previous is None:
-            raise ValueError("the log undoes a move that was never made")
-        return line.previous
-    return line.then(line.state.apply(entry))
+def _oldest_first(moves: MoveChain | None) -> list[solitaire.Move]:
+    listed = []
+    while moves is not None:
+        listed.append(moves[0])
+        moves = moves[1]
+    listed.reverse()
+    return listed
 
 
 def replay(deal: Deal, entries: Iterable[Mapping[str, Any]]) -> Line:
-    """The deal replayed through a log."""
-    line = Line(dealt_state(deal))
+    """The deal replayed through a log: undos drop moves first, then one pass applies
+    what is left, so a log full of undos replays as fast as one without."""
+    effective: list[Mapping[str, Any]] = []
     for entry in entries:
-        line = follow(line, entry)
+        if entry.get("undo"):
+            if not effective:
+                raise ValueError("the log undoes a move that was never made")
+            effective.pop()
+        else:
+            effective.append(entry)
+    line = Line(dealt_state(deal))
+    for entry in effective:
+        move = solitaire.Move.from_dict(entry)
+        line = line.then(line.state.apply(move), move)
     return line
 
 
@@ -509,14 +543,15 @@ def _play(game: Game, line: Line, action: Action) -> tuple[list[dict[str, Any]],
         # A lost game may be undone back into play; a won or abandoned one is settled.
         if game.status in (Game.Status.WON, Game.Status.ABANDONED):
             raise Refused(f"the game is {game.status}; there is nothing to undo", "game_over")
-        if line.previous is None:
+        previous = line.previous
+        if previous is None:
             raise Refused("there is no move to undo", "nothing_to_undo")
-        return [dict(UNDO_ENTRY)], line.previous
+        return [dict(UNDO_ENTRY)], previous
     if game.status != Game.Status.PLAYING:
         raise Refused(f"the game is {game.status}", "game_over")
     if isinstance(action, MoveAction):
         move = _well_formed_move(line.state, action.move)
-        return [move], line.then(_engine_apply(line.state, move))
+        return [move], line.then(_engine_apply(line.state, move), move)
     return _auto_finish(line)
 
 
@@ -554,7 +589,7 @@ def _auto_finish(line: Line) -> tuple[list[dict[str, Any]], Line]:
         move = next((m.to_dict() for m in line.state.legal_moves() if _is_foundation(m.target)), None)
         if move is None:
             break
-        line = line.then(_engine_apply(line.state, move))
+        line = line.then(_engine_apply(line.state, move), move)
         entries.append(move)
     if not entries:
         raise Refused("there is no foundation move to make", "cannot_auto_finish")

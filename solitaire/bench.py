@@ -1,4 +1,4 @@
-"""Engine speed: random-playout steps, ``apply`` calls and log replays per game.
+"""Engine speed: random-playout steps, ``apply`` calls, log replays and ``is_over`` per game.
 
 Run ``python -m solitaire.bench``. It prints a table and, with ``--json PATH``, writes
 the same figures as JSON. Speed is measured here, never asserted in tests.
@@ -99,9 +99,28 @@ def replay_ms(name: str, options: dict[str, Any], length: int = 300, repeats: in
     return best * 1000
 
 
+def is_over_ms(name: str, options: dict[str, Any], length: int = 300) -> tuple[float, float]:
+    """``is_over`` on each fresh state along a ``length``-move random log: mean and max ms.
+
+    The web app asks it after every move (a game that is over is settled as lost) and
+    every view shows it, so its cost is paid once per move on the server.
+    """
+    start, log = sample_log(name, options, length)
+    state = start
+    spent: list[float] = []
+    for move in log:
+        state = state.apply(move)
+        began = time.perf_counter()
+        if state.is_over:
+            pass  # only the time matters here
+        spent.append(time.perf_counter() - began)
+    return sum(spent) / len(spent) * 1000, max(spent) * 1000
+
+
 def run(seconds: float) -> list[dict[str, Any]]:
     rows = []
     for name, options in OPTION_SETS:
+        over_mean, over_max = is_over_ms(name, options)
         rows.append(
             {
                 "game": name,
@@ -109,6 +128,8 @@ def run(seconds: float) -> list[dict[str, Any]]:
                 "playout_steps_per_s": round(playout_steps_per_second(name, options, seconds)),
                 "apply_per_s": round(applies_per_second(name, options, seconds)),
                 "replay_300_ms": round(replay_ms(name, options), 2),
+                "is_over_mean_ms": round(over_mean, 3),
+                "is_over_max_ms": round(over_max, 2),
             }
         )
     return rows
@@ -120,12 +141,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", help="also write the rows as JSON to this file")
     args = parser.parse_args(argv)
     rows = run(args.seconds)
-    print(f"{'game':<10} {'options':<46} {'steps/s':>9} {'apply/s':>9} {'replay300 ms':>13}")
+    print(
+        f"{'game':<10} {'options':<46} {'steps/s':>9} {'apply/s':>9} {'replay300 ms':>13} "
+        f"{'is_over ms mean':>16} {'max':>7}"
+    )
     for row in rows:
         options = json.dumps(row["options"], separators=(",", ":"))
         print(
             f"{row['game']:<10} {options:<46} {row['playout_steps_per_s']:>9} "
-            f"{row['apply_per_s']:>9} {row['replay_300_ms']:>13}"
+            f"{row['apply_per_s']:>9} {row['replay_300_ms']:>13} "
+            f"{row['is_over_mean_ms']:>16} {row['is_over_max_ms']:>7}"
         )
     if args.json:
         with open(args.json, "w", encoding="utf-8") as out:

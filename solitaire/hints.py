@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import json
 import random
+import threading
 import zlib
 from collections import OrderedDict
 from typing import Any
@@ -36,13 +37,15 @@ NO_HINT_BELOW = 0
 PLAN_NODES = 1500
 PLAN_SECONDS = 0.5
 # How many view -> move entries of earlier lines are remembered.
-PLAN_MEMORY = 20_000
+PLAN_MEMORY = 3_000
 SOLVED_GAMES = ("klondike", "josephine", "casket")
 
 _RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 _SUITS = "CDHS"
 _DECKS = {"klondike": 1, "josephine": 2, "casket": 2}
 _plans: OrderedDict[str, dict[str, Any]] = OrderedDict()
+# The web app may ask for hints from several threads at once.
+_plans_lock = threading.Lock()
 
 
 def hint(view: dict[str, Any]) -> dict[str, Any] | None:
@@ -75,12 +78,13 @@ def _planned(view: dict[str, Any], moves: list[dict[str, Any]]) -> dict[str, Any
     if game not in SOLVED_GAMES:
         return None
     key = _view_key(view)
-    remembered = _plans.get(key)
+    with _plans_lock:
+        remembered = _plans.get(key)
     if remembered is None:
         _plan(view, key)
-        remembered = _plans.get(key)
+        with _plans_lock:
+            remembered = _plans.get(key)
     if remembered is not None and remembered in moves:
-        _plans.move_to_end(key)
         return remembered
     return None
 
@@ -102,13 +106,16 @@ def _plan(view: dict[str, Any], key: str) -> None:
     # player would see before it. A later view matches one of these only while every
     # card that came into sight was guessed right.
     current = state
+    learned: list[tuple[str, dict[str, Any]]] = []
     for move in line:
-        seen = _visible(current)
-        _plans[seen] = move.to_dict()
-        _plans.move_to_end(seen)
-        if len(_plans) > PLAN_MEMORY:
-            _plans.popitem(last=False)
+        learned.append((_visible(current), move.to_dict()))
         current = current.apply(move)
+    with _plans_lock:
+        for seen, move_dict in learned:
+            _plans[seen] = move_dict
+            _plans.move_to_end(seen)
+        while len(_plans) > PLAN_MEMORY:
+            _plans.popitem(last=False)
 
 
 def _visible(state: Any) -> str:

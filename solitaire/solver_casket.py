@@ -39,7 +39,7 @@ FOUNDATIONS = 17
 # Move ordering for ties in the best-first queue (lower first).
 _CACHE_LIMIT = 200_000
 # Weights of the score: cards out, blockers, spaces (a bonus), jewels still locked.
-CASKET_WEIGHTS = (4, 5, 4, 2)
+CASKET_WEIGHTS = (2, 5, 4, 2)
 
 
 class CasketModel:

@@ -20,7 +20,9 @@ A position is ``(found, piles, talon, w, passes)``:
 The stock is handled with the "K+" abstraction: a move is "draw (and turn over if
 needed) until card X is on top of the waste, then play X". Draws on their own are
 never needed: they touch only the stock and waste, so they commute with every other
-move and can always be postponed to just before the next waste card is played.
+move and can always be postponed to just before the next waste card is played. On the
+last pass of a game with a pass limit (Josephine's only pass) the stock is played one
+draw at a time instead, which gives the best-first search fewer, better-judged choices.
 
 This module must not know about web pages or hints, and it never changes the engine.
 """
@@ -35,7 +37,7 @@ from .klondike_like import KlondikeLike
 from .moves import Move
 
 Position = tuple[bytes, tuple[bytes, ...], bytes, int, int]
-# An action is (kind, a, b, c); see the KIND_* constants.
+# A primitive action is (kind, a, b, c), kinds below; a step is one or more of them.
 Action = tuple[int, int, int, int]
 Step = tuple[Action, ...]
 
@@ -57,7 +59,7 @@ PRI_TALON = 24
 PRI_REASON = (0, 26, 28, 30)  # indexed by why a run moves: -, uncovers, empties, feeds up
 PRI_DOWN = 40
 KLONDIKE_WEIGHTS = (2, 6, 6, 8)
-JOSEPHINE_WEIGHTS = (4, 6, 6, 0)
+JOSEPHINE_WEIGHTS = (2, 6, 6, 0)
 _CACHE_LIMIT = 200_000
 
 

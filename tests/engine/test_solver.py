@@ -79,7 +79,7 @@ DEALS = [
     ("klondike", {"draw": 1}, range(1, 9)),
     ("klondike", {"draw": 3}, range(1, 7)),
     ("klondike", {"draw": 1, "passes": 2}, range(1, 5)),
-    ("klondike", {"draw": 3, "passes": 3, "scoring": "vegas"}, range(1, 5)),
+    ("klondike", {"draw": 3, "passes": 3, "scoring": "vegas"}, range(5, 9)),
     ("klondike", {"draw": 1, "whole_sequences": True}, range(1, 5)),
     ("klondike", {"draw": 1, "any_card_in_space": True}, range(1, 5)),
     ("klondike", {"draw": 3, "face_up": True}, range(1, 5)),

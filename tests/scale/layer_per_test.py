@@ -7,7 +7,8 @@ in-memory layer it changes nothing.
   receive lock to the event loop that first receives, while pytest-asyncio gives every
   test its own loop, so a socket one test leaves behind breaks the next. A Daphne
   process has a single loop and never meets this. Each test gets a fresh layer object
-  here (Redis itself is never flushed: other runs may share it).
+  here, and what its sockets left running is ended inside its own loop (Redis itself
+  is never flushed: other runs may share it).
 - Tests reach the database from worker threads whose connections outlive the tests,
   and PostgreSQL will not drop a database that has sessions. They are ended before
   pytest-django drops its test database, so the next run starts clean.
@@ -15,7 +16,8 @@ in-memory layer it changes nothing.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import asyncio
+from collections.abc import AsyncIterator, Iterator
 from typing import Any
 
 import pytest
@@ -23,9 +25,18 @@ from channels.layers import channel_layers
 
 
 @pytest.fixture(autouse=True)
-def fresh_channel_layer() -> Iterator[None]:
+async def fresh_channel_layer() -> AsyncIterator[None]:
     channel_layers.backends.clear()
     yield
+    # Consumers a test left running (a socket refused for its Origin is never closed
+    # by the test) are ended here, in the test's own loop and with a time limit,
+    # rather than by pytest-asyncio closing the loop under them, which waits forever.
+    await asyncio.sleep(0.2)
+    left = [task for task in asyncio.all_tasks() if task is not asyncio.current_task()]
+    for task in left:
+        task.cancel()
+    if left:
+        await asyncio.wait(left, timeout=10)
     channel_layers.backends.clear()
 
 

@@ -3,9 +3,9 @@
 The deployment's commands, settings names and health check are declared once here, and
 both sides use them: the suite starts its processes with them, and test_compose.py
 checks that docker-compose.yml and the Dockerfile say the same. The rest is plumbing:
-a dedicated PostgreSQL database, real Daphne subprocesses, and players made of a
-urllib cookie jar and `websockets` connections, talking to the site as docs/api.md
-says a client does.
+a dedicated PostgreSQL database, real Daphne subprocesses, nginx with the deployment's
+own proxy configuration, and players made of a urllib cookie jar and `websockets`
+connections, talking to the site as docs/api.md says a client does.
 
 Nothing here imports Django or the web app: the processes under test are reached only
 over HTTP and WebSockets, and the database only to read the move log back, which the

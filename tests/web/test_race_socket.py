@@ -33,7 +33,7 @@ RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 @pytest.fixture(autouse=True)
 def quick_countdown(settings: Any) -> None:
     """Keep the 3-2-1 but make its ticks short, so the tests do not wait seconds."""
-    settings.RACE_TICK_SECONDS = 0.05
+    settings.RACE_TICK_SECONDS = 0.25
     race_services.state_cache.clear()
 
 
