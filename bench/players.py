@@ -83,16 +83,12 @@ class Phase:
         self.connecting = asyncio.Semaphore(32)
 
     async def arrive(self) -> None:
-        self.arrived += 1
-        if self.arrived >= self.players:
-            self.all_here.set()
+        self.leave_early()
         await self.go.wait()
 
     def leave_early(self) -> None:
-        """A player that failed before arriving still counts, so the others are not kept."""
-        self.arrive_nowait()
-
-    def arrive_nowait(self) -> None:
+        """Count a player in without waiting: one that failed before arriving still
+        counts, so that the others are not kept waiting for it."""
         self.arrived += 1
         if self.arrived >= self.players:
             self.all_here.set()
@@ -200,14 +196,6 @@ def choose(moves: list[dict[str, Any]], chooser: random.Random, *, foundation_fi
     if cards and chooser.random() < 0.6:
         return chooser.choice(cards)
     return chooser.choice(moves)
-
-
-def same_move(one: dict[str, Any], other: dict[str, Any]) -> bool:
-    return (one["from"], one["to"], one.get("count", 1)) == (
-        other["from"],
-        other["to"],
-        other.get("count", 1),
-    )
 
 
 # ---------------------------------------------------------------- single player

@@ -1,10 +1,13 @@
 """``python -m bench``: every benchmark, each beside its baseline from the same run.
 
-1. Engine: ``python -m solitaire.bench`` (playout steps/s, apply/s, 300-move replay).
+1. Engine: ``python -m solitaire.bench`` (playout steps/s, apply/s, 300-move replay,
+   ``is_over`` per state).
 2. Single player: N players (1, 50, 200), each on its own game over the real protocol,
    against a fresh Daphne serving the site; then the same N against a fresh Daphne
    serving the bare baseline consumer (bench.baseline_asgi) with state messages of the
-   same mean size. Ratios: moves/s ÷ baseline msgs/s, p99 ÷ baseline p99.
+   same mean size. Ratios: moves/s ÷ baseline msgs/s, p99 ÷ baseline p99. Players move
+   flat out; once more at N = 200 paced at one move a second each, where latency means
+   something (flat out, a closed loop's round trip is just N ÷ throughput).
 3. Races: M races (10, 25), two players each, foundation moves first, as fast as the
    answers come; beside the same baseline with two sockets per group. Every race is
    then finished and its log (the replay API) compared with the moves acknowledged.
@@ -423,6 +426,7 @@ class Bench:
             "handshake_ms": ms_summary(handshake),
             "server_cold_load_ms": _ms_row([row["cold_ms"] for row in in_process]),
             "server_replay_ms": _ms_row([row["replay_ms"] for row in in_process]),
+            "server_is_over_ms": _ms_row([row["is_over_ms"] for row in in_process]),
             "server_warm_load_ms": _ms_row([row["warm_ms"] for row in in_process]),
             "state_bytes": max(row["bytes"] for row in in_process),
         }
@@ -636,7 +640,7 @@ def table(results: dict[str, Any]) -> str:
     cold = results.get("cold_resume")
     if cold:
         c, w, h = cold["connect_to_state_cold_ms"], cold["connect_to_state_warm_ms"], cold["handshake_ms"]
-        s, r = cold["server_cold_load_ms"], cold["server_replay_ms"]
+        s, r, o = cold["server_cold_load_ms"], cold["server_replay_ms"], cold["server_is_over_ms"]
         lines += [
             "",
             f"cold resume: {cold['games']} games of {cold['moves_each']} moves, fresh Daphne",
@@ -644,7 +648,8 @@ def table(results: dict[str, Any]) -> str:
             f"  connect -> first state, warm  p50 {w['p50']} ms, max {w['max']} ms",
             f"  handshake alone               p50 {h['p50']} ms",
             f"  server part in-process, cold  p50 {s['p50']} ms, max {s['max']} ms "
-            f"(of which replay p50 {r['p50']} ms)",
+            f"(replay p50 {r['p50']} ms, max {r['max']} ms; is_over of the final position "
+            f"p50 {o['p50']} ms, max {o['max']} ms)",
         ]
     lines += ["", "targets"]
     for t in results.get("targets", []):

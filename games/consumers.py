@@ -1,8 +1,10 @@
 """The socket of one game, /ws/games/<id>/: a thin edge over games.services.
 
 On connect the owner gets ``state``; after every change, every socket of the game gets
-``state`` again, rendered here from the game at its new version. The sender of a change
-also gets ``ack`` (or ``error``). Messages are at most MAX_MESSAGE_BYTES of JSON text.
+``state`` again, rendered here from the game at its new version (the sender's socket
+from the change's own committed snapshot, the others on the group message). The sender
+of a change also gets ``ack`` (or ``error``) first. Messages are at most
+MAX_MESSAGE_BYTES of JSON text.
 This module decides nothing about games: the service checks, applies and announces.
 """
 

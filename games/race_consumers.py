@@ -3,7 +3,8 @@ over games.race_services.
 
 On connect the server sends ``state`` (with ``seat``: 1, 2, or null for a spectator).
 After every change each socket receives ``state`` again, rendered here from the race at
-its new version with the engine's view for this socket's seat only. Around the start
+its new version with the engine's view for this socket's seat only (the sender's socket
+from the change's own committed snapshot, the others on the group message). Around the start
 each socket counts down by itself from the race's stored ``starts_at`` (so every socket,
 on any process, shows the same 3-2-1, and a reconnect mid-countdown picks it up), then
 sends ``start``. Presence changes of a seat arrive as ``presence``; the end as

@@ -1,11 +1,12 @@
-"""Is this position winnable? A depth-first solver over the engine's games.
+"""Is this position winnable? An exhaustive solver over the engine's one-player games.
 
 ``solve(state)`` searches every line of play from ``state`` (knowing the face-down
 cards: "thoughtful" solitaire, as in the published winnability studies) and answers
 ``"solved"`` with a winning list of engine moves, ``"unsolvable"`` when the whole
 search space was exhausted, or ``"unknown"`` when time or the node budget ran out.
 
-The search is plain depth-first with a transposition table. The game models
+The search is best-first (by the model's score) or depth-first, with a transposition
+table either way; both are exhaustive. The game models
 (``solver_klondike``, ``solver_casket``) supply what makes it fast: compact positions,
 canonical keys (tableau piles sorted, the score ignored), safe automatic foundation
 moves, pruning of moves that can never be needed, move ordering, and the stock taken
@@ -15,7 +16,8 @@ win, so "unsolvable" is a proof, not a guess. docs/winnability.md explains each 
 A solution is checked before it is returned: the moves are replayed through
 ``State.apply`` and must reach ``is_won``.
 
-This module knows nothing of the web app, hints or views.
+This module knows nothing of the web app or of views. (``best_line`` serves the hint,
+which calls it on a deal whose hidden cards it has guessed.)
 """
 
 from __future__ import annotations

@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 
 import solitaire
+from solitaire import solver_klondike
 from solitaire.winnability import main as winnability_main
 from solitaire.winnability import parse_options, wilson
 from tests.engine.conftest import suit_run
@@ -105,6 +106,17 @@ def test_every_win_found_replays_to_a_win(game: str, options: dict[str, Any], se
         else:
             assert result.moves == []
     assert solved, f"no {game} {options} deal among {list(seeds)} was solved: the test proves nothing"
+
+
+def test_depth_first_search_agrees_with_best_first(monkeypatch: pytest.MonkeyPatch) -> None:
+    best = [solve(solitaire.new_game("klondike", seed=seed, draw=1)).status for seed in range(1, 7)]
+    monkeypatch.setattr(solver_klondike, "STRATEGY", "depth")
+    for seed, expected in zip(range(1, 7), best, strict=True):
+        state = solitaire.new_game("klondike", seed=seed, draw=1)
+        result = solve(state)
+        assert result.status == expected
+        if result.status == "solved":
+            assert replays_to_a_win(state, result.moves)
 
 
 # --- small hand-made positions --------------------------------------------------------
