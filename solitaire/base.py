@@ -246,9 +246,16 @@ class Rules:
         """True when no sequence of this seat's moves can make progress (see is_over)."""
         if not self.has_seen_stock(state, seat):
             return False
+        root = self.progress(state, seat)
+        for move in self.seat_moves(state, seat):
+            following = self.apply(state, move)
+            measures = self.progress(following, seat)
+            if any(now < before for now, before in zip(measures, root, strict=True)):
+                return False
         if not self.could_progress(state, seat):
             return True
-        root = self.progress(state, seat)
+        if self.stock_cycle_progresses(state, seat, root):
+            return False
         if self.foundation_run_progresses(state, seat, root):
             return False
         canonical = self.canonical
@@ -274,6 +281,38 @@ class Rules:
     def could_progress(self, state: State, seat: int) -> bool:
         """Hook: a quick over-estimate. False only when progress is surely impossible."""
         return True
+
+    def stock_cycle_progresses(self, state: State, seat: int, root: tuple[int, ...]) -> bool:
+        """Go once round the stock, drawing and turning over; does any card then play?
+
+        Most positions that are not over show it here, long before the full search
+        would reach the tenth draw through all the tableau shuffles in between.
+        """
+        roles = self.roles
+        seen = {state.piles}
+        current = state
+        while True:
+            moves = self.seat_moves(current, seat)
+            cycle = next((m for m in moves if roles[self.index[m.source]] == STOCK), None)
+            if cycle is None:
+                cycle = next(
+                    (
+                        m
+                        for m in moves
+                        if roles[self.index[m.source]] == WASTE and roles[self.index[m.target]] == STOCK
+                    ),
+                    None,
+                )
+            if cycle is None:
+                return False
+            current = self.apply(current, cycle)
+            if current.piles in seen:
+                return False
+            seen.add(current.piles)
+            for move in self.seat_moves(current, seat):
+                after = self.progress(self.apply(current, move), seat)
+                if any(now < before for now, before in zip(after, root, strict=True)):
+                    return True
 
     def foundation_run_progresses(self, state: State, seat: int, root: tuple[int, ...]) -> bool:
         """Send cards to the foundations while any will go; does that make progress?
