@@ -10,7 +10,9 @@ This module decides nothing about games: the service checks, applies and announc
 
 from __future__ import annotations
 
+import asyncio
 import json
+import logging
 from collections.abc import Callable
 from typing import Any, TypeVar
 
@@ -24,6 +26,11 @@ from games.services import NotFound, ServiceError, Snapshot, game_payload
 MAX_MESSAGE_BYTES = 4096
 CLOSE_NOT_FOUND = 4404  # no such game, or not the caller's (the two look alike)
 CHANGES = ("move", "undo", "autofinish")
+# A group message announces a committed version; should a read still come back older
+# (a reader behind the writer), try again after these pauses (seconds) before giving up.
+CATCH_UP_PAUSES = (0.0, 0.01, 0.05, 0.1, 0.25, 0.5, 1.0)
+
+logger = logging.getLogger(__name__)
 
 T = TypeVar("T")
 
@@ -128,19 +135,39 @@ class GameConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
             await self._send_state(state)
 
     async def game_changed(self, event: dict[str, Any]) -> None:
-        """The group message a committed change sends: ``{"version": n}``."""
-        if event["version"] > self.sent_version:
-            await self._send_current()
+        """The group message a committed change sends: ``{"version": n}``.
 
-    async def _send_current(self, *, force: bool = False) -> None:
+        It is this socket's only word of version n, so a read that comes back older than
+        n (a reader behind the writer) is tried again for a little while."""
+        version = event["version"]
+        for pause in CATCH_UP_PAUSES:
+            if version <= self.sent_version:
+                return
+            read = await self._send_current()
+            if read is None or read >= version:
+                return
+            await asyncio.sleep(pause)
+        if version > self.sent_version:
+            logger.warning(
+                "game %s: socket %s was told of version %s but reads version %s",
+                self.game_id,
+                self.channel_name,
+                version,
+                self.sent_version,
+            )
+
+    async def _send_current(self, *, force: bool = False) -> int | None:
+        """Read the game and send it if it is newer; returns the version read (None when
+        the game is gone for this socket, which is then closed)."""
         try:
             state = await in_thread(_state_message)(self.actor, self.game_id)
         except NotFound:
             # The game left this session (its player logged in elsewhere in this browser).
             await self.close(code=CLOSE_NOT_FOUND)
-            return
+            return None
         if force or state["version"] > self.sent_version:
             await self._send_state(state)
+        return int(state["version"])
 
     async def _send_state(self, state: dict[str, Any]) -> None:
         self.sent_version = state["version"]

@@ -18,6 +18,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import logging
 from collections.abc import Callable
 from datetime import datetime, timedelta
 from typing import Any, TypeVar
@@ -34,6 +35,11 @@ from games.services import NotFound, ServiceError
 
 MAX_MESSAGE_BYTES = 4096
 CLOSE_NOT_FOUND = 4404  # no such race, or the caller may not see it (the two look alike)
+# A group message announces a committed version; should a read still come back older
+# (a reader behind the writer), try again after these pauses (seconds) before giving up.
+CATCH_UP_PAUSES = (0.0, 0.01, 0.05, 0.1, 0.25, 0.5, 1.0)
+
+logger = logging.getLogger(__name__)
 
 T = TypeVar("T")
 
@@ -166,22 +172,43 @@ class RaceConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
     # ------------------------------------------------------------ group messages
 
     async def race_changed(self, event: dict[str, Any]) -> None:
-        """A committed change: ``{"version": n}``. Render this socket's own view."""
-        if event["version"] > self.sent_version:
-            await self._send_current()
+        """A committed change: ``{"version": n}``. Render this socket's own view.
+
+        The message is the only word this socket gets of version n (the last one of a race
+        above all: nothing follows ``finished``), so a read that comes back older than n
+        is not the end of it: read again until the race shows n, for a little while."""
+        version = event["version"]
+        for pause in CATCH_UP_PAUSES:
+            if version <= self.sent_version:
+                return
+            read = await self._send_current()
+            if read is None or read >= version:
+                return
+            await asyncio.sleep(pause)
+        if version > self.sent_version:
+            logger.warning(
+                "race %s: socket %s was told of version %s but reads version %s",
+                self.race_id,
+                self.channel_name,
+                version,
+                self.sent_version,
+            )
 
     async def race_presence(self, event: dict[str, Any]) -> None:
         await self.send_json({"type": "presence", "seat": event["seat"], "connected": event["connected"]})
 
     # ------------------------------------------------------------ sending
 
-    async def _send_current(self, *, force: bool = False) -> None:
+    async def _send_current(self, *, force: bool = False) -> int | None:
+        """Read the race and send it if it is newer; returns the version read (None when
+        the race is gone for this socket, which is then closed)."""
         try:
             state = await in_thread(_state_message)(self.actor, self.race_id, self.token)
         except NotFound:
             await self.close(code=CLOSE_NOT_FOUND)
-            return
+            return None
         await self._send_state(state, force=force)
+        return int(state["version"])
 
     async def _send_state(self, state: dict[str, Any], *, force: bool = False) -> None:
         """Send ``state`` unless this socket already has that version; then start the
