@@ -3,15 +3,22 @@
 They use the session cookie and Django's CSRF protection (send X-CSRFToken from the
 csrftoken cookie). A ServiceError becomes ``{"error", "code"}`` with its HTTP status.
 These views know nothing of the rules; games.services decides everything.
+
+The views that run the solver (a winnable deal, "was this winnable?") are async: a
+search takes seconds of CPU, and Django runs sync views one at a time on one shared
+thread, where it would hold up every other request and socket of the process. Their
+database steps go to that thread; the search goes to a thread of its own.
 """
 
 from __future__ import annotations
 
+import inspect
 import json
 from collections.abc import Callable
 from functools import wraps
 from typing import Any
 
+from asgiref.sync import sync_to_async
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.views.csrf import csrf_failure as default_csrf_failure
 from django.views.decorators.csrf import ensure_csrf_cookie
@@ -28,18 +35,36 @@ View = Callable[..., HttpResponse]
 
 
 def answers_json(view: View) -> View:
-    """Turn a ServiceError raised by ``view`` into its JSON error answer."""
+    """Turn a ServiceError raised by ``view`` (sync or async) into its JSON error answer."""
+
+    if inspect.iscoroutinefunction(view):
+
+        @wraps(view)
+        async def awaited(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+            try:
+                return await view(request, *args, **kwargs)
+            except ServiceError as error:
+                return _error(error)
+
+        return awaited
 
     @wraps(view)
     def wrapped(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
         try:
             return view(request, *args, **kwargs)
         except ServiceError as error:
-            return JsonResponse(
-                {"error": error.message, "code": error.code, **error.data}, status=error.status
-            )
+            return _error(error)
 
     return wrapped
+
+
+def _error(error: ServiceError) -> JsonResponse:
+    return JsonResponse({"error": error.message, "code": error.code, **error.data}, status=error.status)
+
+
+def _in_own_thread(function: Callable[..., Any]) -> Callable[..., Any]:
+    """``function`` (CPU work, no database) awaited in a worker thread of its own."""
+    return sync_to_async(function, thread_sensitive=False)
 
 
 def _body(request: HttpRequest) -> dict[str, Any]:
@@ -64,18 +89,46 @@ def _game(snapshot: Snapshot, status: int = 200) -> JsonResponse:
 @require_http_methods(["GET", "POST"])
 @ensure_csrf_cookie
 @answers_json
-def games(request: HttpRequest) -> HttpResponse:
-    """GET: the caller's games, newest first. POST: deal a new game."""
+async def games(request: HttpRequest) -> HttpResponse:
+    """GET: the caller's games, newest first. POST: deal a new game (async only for
+    ``"winnable": true``, whose search must not hold up the shared thread)."""
     if request.method == "GET":
-        listed = services.list_games_for(actor_for_request(request))
-        return JsonResponse({"games": [services.game_summary(game) for game in listed]})
+        return await sync_to_async(_list_games)(request)
     body = _body(request)
+    wanted = body.get("winnable", False)
+    if not isinstance(wanted, bool):
+        raise BadRequest("winnable must be true or false")
+    if not wanted:
+        return await sync_to_async(_create_game)(request, body)
+    if body.get("deal") is not None:
+        raise BadRequest("a deal number cannot be asked for together with a winnable deal", "bad_deal")
+    game, options = body.get("game"), body.get("options") if body.get("options") is not None else {}
+    actor = await sync_to_async(actor_for_request)(request, create=True)
+    if actor.is_nobody:
+        raise BadRequest("there is no session to keep the game in", "no_session")
+    found = await _in_own_thread(services.find_winnable_deal)(game, options)
+    snapshot = await sync_to_async(services.create_game)(
+        actor, found.game, found.options, found.number, verdict=found.verdict
+    )
+    return _created(snapshot)
+
+
+def _list_games(request: HttpRequest) -> HttpResponse:
+    listed = services.list_games_for(actor_for_request(request))
+    return JsonResponse({"games": [services.game_summary(game) for game in listed]})
+
+
+def _create_game(request: HttpRequest, body: dict[str, Any]) -> HttpResponse:
     snapshot = services.create_game(
         actor_for_request(request, create=True),
         body.get("game"),  # type: ignore[arg-type]  # the service checks it
         body.get("options") if body.get("options") is not None else {},
         body.get("deal"),
     )
+    return _created(snapshot)
+
+
+def _created(snapshot: Snapshot) -> HttpResponse:
     response = _game(snapshot, status=201)
     response["Location"] = f"/api/games/{snapshot.game.pk}"
     return response
@@ -127,6 +180,19 @@ def autofinish(request: HttpRequest, game_id: int) -> HttpResponse:
 @answers_json
 def hint(request: HttpRequest, game_id: int) -> HttpResponse:
     return JsonResponse({"move": services.hint_for(actor_for_request(request), game_id)})
+
+
+@require_GET
+@answers_json
+async def winnable(request: HttpRequest, game_id: int) -> HttpResponse:
+    """Was this (finished) game winnable from its deal? ``?views=1`` adds the views of
+    the winning line, for watching it."""
+    views = request.GET.get("views", "") in ("1", "true", "yes")
+    actor = await sync_to_async(actor_for_request)(request)
+    deal = await sync_to_async(services.finished_deal_for)(actor, game_id)
+    verdict = await _in_own_thread(services.judge_deal)(deal)
+    await sync_to_async(services.keep_verdict)(deal, verdict)
+    return JsonResponse(await _in_own_thread(services.verdict_payload)(deal, verdict, views))
 
 
 @require_GET

@@ -13,6 +13,7 @@ urlpatterns = [
     path("api/games/<int:game_id>/undo", api.undo, name="api-game-undo"),
     path("api/games/<int:game_id>/autofinish", api.autofinish, name="api-game-autofinish"),
     path("api/games/<int:game_id>/hint", api.hint, name="api-game-hint"),
+    path("api/games/<int:game_id>/winnable", api.winnable, name="api-game-winnable"),
     path("api/stats", api.stats, name="api-stats"),
     path("healthz", api.healthz, name="healthz"),
 ]

@@ -31,6 +31,12 @@ class Deal(models.Model):
     number = models.PositiveBigIntegerField()
     seed = models.BigIntegerField(help_text="The engine seed. Never leaves the server.")
     created = models.DateTimeField(auto_now_add=True)
+    # What the solver proved about the deal from its start (issue 7). Only proofs are
+    # kept: a search that ran out of time leaves both as they were, to be tried again.
+    # ``verdict`` is {"status", "moves", "nodes", "seconds"}; its moves show the cards,
+    # so they leave the server only for a finished game.
+    winnable = models.BooleanField(null=True, blank=True, help_text="Solver: True winnable, False not.")
+    verdict = models.JSONField(null=True, blank=True, help_text="The solver's proof, with its moves.")
 
     class Meta:
         constraints = [

@@ -37,6 +37,7 @@ from django.db.models import QuerySet
 from django.utils import timezone
 
 import solitaire
+from games import winnable
 from games.actors import Actor
 from games.models import Deal, Game, Move
 
@@ -88,6 +89,14 @@ class Refused(ServiceError):
 
     status = 409
     default_code = "illegal"
+
+
+class Unavailable(ServiceError):
+    """Could not be done now, though the request was fine: try again (the solver was busy
+    or found no answer in time)."""
+
+    status = 503
+    default_code = "unavailable"
 
 
 # ---------------------------------------------------------------- writing and announcing
@@ -181,6 +190,10 @@ def game_summary(game: Game) -> dict[str, Any]:
         "score": game.score,
         "elapsed": int(game.elapsed.total_seconds()),
         "moves_made": game.moves_made,
+        # The solver found a win from this deal (when it was dealt as winnable, or once a
+        # finished game of the deal asked). Never False before the game ends: a proof
+        # that a deal cannot be won is only told by ``verdict_for``.
+        "winnable": game.deal.winnable is True,
         "created": game.created.isoformat(),
         "updated": game.updated.isoformat(),
     }
@@ -414,9 +427,17 @@ def list_games_for(actor: Actor) -> list[Game]:
 
 
 def create_game(
-    actor: Actor, game_name: str, options: Mapping[str, Any] | None = None, deal: int | None = None
+    actor: Actor,
+    game_name: str,
+    options: Mapping[str, Any] | None = None,
+    deal: int | None = None,
+    *,
+    verdict: winnable.Verdict | None = None,
 ) -> Snapshot:
     """Deal a new game for ``actor``: deal number ``deal``, or a random one.
+
+    ``verdict`` is what the solver proved about the deal, if it was asked, and is kept
+    with the deal.
 
     :raises BadRequest: for an unknown game or option, or a bad deal number.
     """
@@ -429,6 +450,8 @@ def create_game(
         )
     with writing():
         the_deal = get_or_create_deal(game_name, {} if options is None else options, deal)
+        if verdict is not None and verdict.proved and the_deal.winnable is None:
+            _keep_verdict(the_deal, verdict)
         state = dealt_state(the_deal)
         now = timezone.now()
         game = Game.objects.create(
@@ -441,6 +464,147 @@ def create_game(
         line = Line(state)
         transaction.on_commit(lambda: line_cache.put(game.pk, 0, line))
     return Snapshot(game, state)
+
+
+# ---------------------------------------------------------------- the solver: winnable deals
+
+
+@dataclass(frozen=True, slots=True)
+class FoundDeal:
+    """A deal number the solver proved winnable, with its game, options and proof."""
+
+    game: str
+    options: dict[str, Any]
+    number: int
+    verdict: winnable.Verdict
+
+
+def find_winnable_deal(game_name: str, options: Mapping[str, Any] | None = None) -> FoundDeal:
+    """Try random deals of the game until the solver proves one winnable (issue 7).
+
+    Pure CPU work, no database: callers on an event loop run it in a thread of its own.
+    Budgets are in games.winnable: a few seconds in all, a second and a half a deal.
+
+    :raises BadRequest: for an unknown game or option.
+    :raises Unavailable: ``no_winnable_deal`` when none was proved in time,
+        ``solver_busy`` when the process's solver slots are all taken.
+    """
+    if game_name not in SINGLE_PLAYER_GAMES:
+        raise BadRequest(
+            f"there is no game called {game_name!r}; choose one of " + ", ".join(SINGLE_PLAYER_GAMES),
+            "unknown_game",
+        )
+    clean = validated_options(game_name, {} if options is None else options)
+    key = canonical_json(clean)
+
+    def deal_of(number: int) -> solitaire.State:
+        return solitaire.new_game(game_name, seed=deal_seed(game_name, key, number), **clean)
+
+    with _solver_slot():
+        found = winnable.first_winnable(deal_of, winnable.random_numbers())
+    if found is None:
+        raise Unavailable(
+            "no winnable deal was found in time; try again, or deal any game", "no_winnable_deal"
+        )
+    return FoundDeal(game_name, clean, found[0], found[1])
+
+
+def create_winnable_game(actor: Actor, game_name: str, options: Mapping[str, Any] | None = None) -> Snapshot:
+    """``find_winnable_deal`` then ``create_game``, in this thread (see the async API view
+    for the same without holding up other requests)."""
+    if actor.is_nobody:
+        raise BadRequest("there is no session to keep the game in", "no_session")
+    found = find_winnable_deal(game_name, options)
+    return create_game(actor, found.game, found.options, found.number, verdict=found.verdict)
+
+
+def finished_deal_for(actor: Actor, game_id: int) -> Deal:
+    """The deal of the actor's finished game, for "was this winnable?".
+
+    :raises NotFound: when there is no such game or it belongs to someone else.
+    :raises Refused: ``not_finished`` while the game is in play: the answer shows
+        the hidden cards.
+    """
+    game = _find_game(actor, game_id, lock=False)
+    if game.status == Game.Status.PLAYING:
+        raise Refused(
+            "the game is still in play; the answer would show its hidden cards, so it comes "
+            "once the game is over",
+            "not_finished",
+        )
+    return game.deal
+
+
+def judge_deal(deal: Deal) -> winnable.Verdict:
+    """Whether the deal can be won from its start: a proof kept with the deal, or a
+    search within ``winnable.VERDICT_BUDGET``. Pure CPU work, no database.
+
+    :raises Unavailable: ``solver_busy`` when the process's solver slots are all taken.
+    """
+    if deal.verdict:
+        kept = winnable.Verdict.from_dict(deal.verdict)
+        # A kept win is checked again, in case the engine's rules changed since.
+        if kept.status != "solved" or _winning_states(deal, kept.moves) is not None:
+            return kept
+    with _solver_slot():
+        return winnable.judge(dealt_state(deal), winnable.VERDICT_BUDGET)
+
+
+def keep_verdict(deal: Deal, verdict: winnable.Verdict) -> None:
+    """Keep a proof with the deal (an unknown answer is not kept)."""
+    if verdict.proved and deal.verdict != verdict.to_dict():
+        with writing():
+            _keep_verdict(deal, verdict)
+
+
+def _keep_verdict(deal: Deal, verdict: winnable.Verdict) -> None:
+    deal.winnable = verdict.status == "solved"
+    deal.verdict = verdict.to_dict()
+    deal.save(update_fields=["winnable", "verdict"])
+
+
+def verdict_payload(deal: Deal, verdict: winnable.Verdict, views: bool = False) -> dict[str, Any]:
+    """The answer to "was this winnable?"; with ``views``, the engine's view after each
+    move of the winning line (the deal first), each without its list of legal moves.
+
+    Only for a finished game: the moves and views show cards that were face down.
+    """
+    payload = verdict.to_dict()
+    if views:
+        states = _winning_states(deal, verdict.moves) if verdict.status == "solved" else None
+        payload["views"] = [{**state.view(), "moves": []} for state in states or []]
+    return payload
+
+
+def verdict_for(actor: Actor, game_id: int, views: bool = False) -> dict[str, Any]:
+    """Answer "was this winnable?" for the actor's finished game in this thread (the async
+    API view does the same steps, the search in a thread of its own)."""
+    deal = finished_deal_for(actor, game_id)
+    verdict = judge_deal(deal)
+    keep_verdict(deal, verdict)
+    return verdict_payload(deal, verdict, views)
+
+
+def _winning_states(deal: Deal, moves: list[dict[str, Any]]) -> list[Any] | None:
+    """The deal and the state after each move, if the moves are legal and win; else None."""
+    states = [dealt_state(deal)]
+    try:
+        for move in moves:
+            states.append(states[-1].apply(move))
+    except ValueError:  # IllegalMove is a ValueError too
+        return None
+    return states if states[-1].is_won else None
+
+
+@contextmanager
+def _solver_slot() -> Iterator[None]:
+    try:
+        with winnable.solver_slot():
+            yield
+    except winnable.SolverBusy:
+        raise Unavailable(
+            "the solver is busy with other players' deals; try again in a moment", "solver_busy"
+        ) from None
 
 
 # ---------------------------------------------------------------- changing

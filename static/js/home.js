@@ -65,8 +65,16 @@ function prefill(params) {
   }
 }
 
+/** A winnable deal is chosen by the server: no deal number goes with it. */
+function showWinnable() {
+  const winnable = form.elements.winnable.checked;
+  form.elements.deal.disabled = winnable;
+  if (winnable) form.elements.deal.value = "";
+}
+
 form.addEventListener("change", (event) => {
   if (event.target.name === "game") showOptionsFor(chosenGame());
+  if (event.target.name === "winnable") showWinnable();
   errorBox.textContent = "";
 });
 
@@ -75,7 +83,9 @@ form.addEventListener("submit", async (event) => {
   errorBox.textContent = "";
   const game = chosenGame();
   const body = { game, options: readOptions(game) };
-  const dealText = form.elements.deal.value.trim().replace(/^#/, "");
+  const winnable = form.elements.winnable.checked;
+  if (winnable) body.winnable = true;
+  const dealText = winnable ? "" : form.elements.deal.value.trim().replace(/^#/, "");
   if (dealText) {
     if (!/^\d{1,15}$/.test(dealText)) {
       errorBox.textContent = "A deal number is a whole number, such as 1234.";
@@ -85,13 +95,18 @@ form.addEventListener("submit", async (event) => {
     body.deal = Number(dealText);
   }
   const button = form.querySelector('button[type="submit"]');
+  const busy = document.getElementById("deal-busy");
   button.disabled = true;
+  busy.hidden = !winnable;
+  form.setAttribute("aria-busy", "true");
   try {
     const created = await api("POST", "/api/games", body);
     window.location.assign(created.url);
   } catch (error) {
     errorBox.textContent = error.message;
     button.disabled = false;
+    busy.hidden = true;
+    form.removeAttribute("aria-busy");
   }
 });
 
@@ -237,5 +252,6 @@ async function loadStats() {
 
 prefill(new URLSearchParams(location.search));
 showOptionsFor(chosenGame());
+showWinnable();
 loadGames();
 loadStats();

@@ -4,7 +4,8 @@
  * The page arrives with the game's current state embedded, draws it at once, then
  * follows the socket. Moves go out over the socket and are settled by the server;
  * the table only ever draws what the server sent. Hints, new deals and replays use
- * the HTTP API.
+ * the HTTP API. After a lost game, "Was this winnable?" asks the server's solver; its
+ * winning line is watched by drawing the views the server sends, one after another.
  *
  * This module knows the page's controls and the API; card drawing is table/'s job.
  */
@@ -15,6 +16,8 @@ import { describeOptions, formatScore, formatTime, GAME_TITLES, toast } from "./
 
 // The server counts at most this much of any pause between two changes as play time.
 const IDLE_GAP_S = 60;
+// Time between two moves of the solver's winning line.
+const LINE_STEP_MS = 450;
 
 const $ = (id) => document.getElementById(id);
 
@@ -43,11 +46,21 @@ function start() {
     message: $("game-message"),
     connection: $("connection"),
     dialog: $("result"),
+    winnableBox: $("winnable-box"),
+    lineBar: $("line-bar"),
+    lineStep: $("line-step"),
+    linePlay: $("line-play"),
+    lineBack: $("line-back"),
   };
+  // The solver's winning line while it is being watched: {views, step, timer}; else null.
+  let watching = null;
 
   // The table before the socket, which draws every state it receives on it.
   const table = createTable($("table"), {
-    onMove: (move) => socket.send({ type: "move", move }),
+    onMove: (move) =>
+      watching
+        ? Promise.reject(new Error("This is the solver's line. Press “Back to my game” to play."))
+        : socket.send({ type: "move", move }),
     onRefused: (reason) => toast(reason, "error"),
     onNotice: (text) => toast(text),
     onUndo: undo,
@@ -74,14 +87,13 @@ function start() {
 
   table.set(initial.state);
   paintStatus();
-  if (initial.status !== "playing") showResult(false);
 
   function applyState(message) {
     const before = game;
     game = message;
     clockBase = message.elapsed || 0;
     clockAt = performance.now();
-    table.set(message.state);
+    if (!watching) table.set(message.state);
     paintStatus();
     if (before.status === "playing" && message.status !== "playing" && !announcedResult) {
       announcedResult = true;
@@ -121,6 +133,7 @@ function start() {
     const limited = game.game === "klondike" && game.options && game.options.passes != null;
     controls.passesBox.hidden = !(limited && view.passes_left != null);
     controls.passes.textContent = String(view.passes_left ?? "");
+    controls.winnableBox.hidden = !game.winnable;
   }
 
   function showMessage(text) {
@@ -154,6 +167,7 @@ function start() {
     dialog.querySelector("h2").textContent = result.title;
     dialog.querySelector(".result-text").textContent = result.text();
     dialog.querySelector(".r-undo").hidden = game.status !== "lost";
+    resetVerdict();
     dialog.querySelector(".r-time").textContent = formatTime(game.elapsed || 0);
     dialog.querySelector(".r-moves").textContent = String(game.moves_made ?? game.version);
     const scoreRow = dialog.querySelector(".r-score-row");
@@ -191,8 +205,98 @@ function start() {
     }, 1200);
   }
 
+  // ---- "Was this winnable?" and the solver's winning line
+
+  let verdict = null;
+
+  function resetVerdict() {
+    const box = controls.dialog.querySelector(".r-verdict");
+    box.hidden = game.status !== "lost";
+    if (verdict) return; // already answered: the answer is about the deal, not the moves
+    box.querySelector(".r-ask").hidden = false;
+    box.querySelector(".r-ask").disabled = false;
+    box.querySelector(".r-answer").textContent = "";
+    box.querySelector(".r-watch").hidden = true;
+  }
+
+  const VERDICTS = {
+    solved: (answer) =>
+      `Yes. A solver that sees every card found a win from the deal in ${answer.moves.length} moves.`,
+    unsolvable: () => "No. A solver that sees every card proved that no way of playing this deal wins.",
+    unknown: () => "The solver could not decide within its few seconds. Nobody knows yet.",
+  };
+
+  async function askWinnable() {
+    const box = controls.dialog.querySelector(".r-verdict");
+    const ask = box.querySelector(".r-ask");
+    const answerText = box.querySelector(".r-answer");
+    ask.disabled = true;
+    ask.setAttribute("aria-busy", "true");
+    answerText.textContent = "Thinking… this can take a few seconds.";
+    try {
+      const answer = await api("GET", `/api/games/${gameId}/winnable?views=1`);
+      verdict = { answer };
+      ask.hidden = true;
+      answerText.textContent = (VERDICTS[answer.status] || VERDICTS.unknown)(answer);
+      box.querySelector(".r-watch").hidden = !(answer.status === "solved" && answer.views && answer.views.length);
+    } catch (error) {
+      answerText.textContent = error.message;
+      ask.disabled = false;
+    } finally {
+      ask.removeAttribute("aria-busy");
+    }
+  }
+
+  function watchLine() {
+    if (!verdict || !verdict.answer.views) return;
+    controls.dialog.close();
+    stopWatching(false);
+    watching = { views: verdict.answer.views, step: 0, timer: 0 };
+    controls.lineBar.hidden = false;
+    page.classList.add("watching");
+    showLineStep(0);
+    playLine();
+    controls.lineBack.focus();
+  }
+
+  function showLineStep(step) {
+    const { views } = watching;
+    watching.step = step;
+    table.set(views[step]);
+    const last = views.length - 1;
+    controls.lineStep.textContent =
+      step === 0
+        ? "The solver's winning line: the deal, before the first move."
+        : `The solver's winning line: move ${step} of ${last}${step === last ? ". Won." : "."}`;
+    if (step === last) pauseLine();
+  }
+
+  function playLine() {
+    if (!watching) return;
+    if (watching.step === watching.views.length - 1) showLineStep(0);
+    clearInterval(watching.timer);
+    watching.timer = setInterval(() => showLineStep(watching.step + 1), LINE_STEP_MS);
+    controls.linePlay.textContent = "Pause";
+  }
+
+  function pauseLine() {
+    clearInterval(watching.timer);
+    watching.timer = 0;
+    controls.linePlay.textContent = "Play";
+  }
+
+  function stopWatching(redraw = true) {
+    if (!watching) return;
+    clearInterval(watching.timer);
+    watching = null;
+    controls.lineBar.hidden = true;
+    page.classList.remove("watching");
+    if (redraw) table.set(game.state);
+  }
+
   function undo() {
     if (controls.undo.disabled) return;
+    if (watching) stopWatching();
     socket.send({ type: "undo" }).catch((error) => toast(error.message, "error"));
   }
 
@@ -253,6 +357,13 @@ function start() {
   controls.dialog.querySelector(".r-new").addEventListener("click", () => deal(false));
   controls.dialog.querySelector(".r-replay").addEventListener("click", () => deal(true));
   controls.dialog.querySelector(".r-close").addEventListener("click", () => controls.dialog.close());
+  controls.dialog.querySelector(".r-ask").addEventListener("click", askWinnable);
+  controls.dialog.querySelector(".r-watch").addEventListener("click", watchLine);
+  controls.linePlay.addEventListener("click", () => (watching && watching.timer ? pauseLine() : playLine()));
+  controls.lineBack.addEventListener("click", () => {
+    stopWatching();
+    if (game.status !== "playing") showResult(false);
+  });
   controls.dialog.querySelector(".r-undo").addEventListener("click", () => {
     controls.dialog.close();
     undo();
@@ -262,10 +373,22 @@ function start() {
     controls.timer.textContent = formatTime(elapsedNow());
   }, 500);
 
+  // Last, once every constant above is initialised (RESULTS, VERDICTS...).
+  if (initial.status !== "playing") showResult(false);
+
   const title = `${GAME_TITLES[game.game]}${describeOptions(game.game, game.options) ? ` (${describeOptions(game.game, game.options)})` : ""}`;
   page.setAttribute("aria-label", `${title}, deal ${game.deal}`);
   // For tests and the curious: the socket and table, read-only in spirit.
-  window.patience = { socket, table, get game() { return game; } };
+  window.patience = {
+    socket,
+    table,
+    get game() {
+      return game;
+    },
+    get watching() {
+      return watching && { step: watching.step, steps: watching.views.length - 1 };
+    },
+  };
 }
 
 start();

@@ -17,7 +17,7 @@ pytestmark = pytest.mark.django_db
 
 GAME_FIELDS = {
     "id", "url", "game", "options", "deal", "version", "status", "score", "elapsed",
-    "moves_made", "created", "updated", "state",
+    "moves_made", "winnable", "created", "updated", "state",
 }  # fmt: skip
 
 

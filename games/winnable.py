@@ -1,0 +1,132 @@
+"""The solver's budgets for the web app: finding a winnable deal, and judging a deal.
+
+Two questions reach the solver from players (issue 7): "deal me a game I can win" and,
+after a game, "was this winnable?". Both are ``solitaire.solve`` on a deal's starting
+position, thoughtfully (the solver sees the face-down cards), within a small budget:
+a time limit for the player's patience and a node limit so that an answer does not
+depend much on how busy the machine is. A search is pure CPU work, so only a few run at
+once in a process (``solver_slot``); the rest are told to try again.
+
+This module knows the engine and nothing of the database, HTTP or sockets:
+games.services gives it positions and stores what it proves.
+"""
+
+from __future__ import annotations
+
+import secrets
+import threading
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import Any
+
+import solitaire
+from solitaire.solver import solve
+
+
+@dataclass(frozen=True, slots=True)
+class Budget:
+    """How long one search may run: ``timeout`` seconds and at most ``max_nodes`` positions."""
+
+    timeout: float
+    max_nodes: int
+
+
+# Most deals are decided within a few thousand positions; a deal that needs more than
+# this is skipped for the next one rather than waited for.
+DEAL_BUDGET = Budget(timeout=1.5, max_nodes=60_000)
+# The whole hunt for a winnable deal, over every deal tried.
+DEAL_HUNT_SECONDS = 4.0
+# "Was this winnable?" waits longer, since it is about one deal the player cares about.
+VERDICT_BUDGET = Budget(timeout=5.0, max_nodes=250_000)
+# Searches running at once in one process; the machine has few cores and a search holds one.
+SOLVER_SLOTS = 2
+# Random deal numbers are drawn from the same range as ordinary random deals.
+RANDOM_DEALS = 1_000_000_000
+
+_slots = threading.BoundedSemaphore(SOLVER_SLOTS)
+
+
+class SolverBusy(Exception):
+    """Every solver slot of this process is taken."""
+
+
+@contextmanager
+def solver_slot() -> Iterator[None]:
+    """Hold one of the process's solver slots for a search.
+
+    :raises SolverBusy: at once, when they are all taken: a player should not queue
+        behind other players' searches for seconds.
+    """
+    if not _slots.acquire(blocking=False):
+        raise SolverBusy("the solver is busy with other players' deals")
+    try:
+        yield
+    finally:
+        _slots.release()
+
+
+@dataclass(frozen=True, slots=True)
+class Verdict:
+    """What a search found: ``status`` is solved, unsolvable or unknown; ``moves`` (move
+    dicts) win from the deal when solved."""
+
+    status: str
+    moves: list[dict[str, Any]]
+    nodes: int
+    seconds: float
+
+    @property
+    def proved(self) -> bool:
+        """True for an answer worth keeping: a win found, or none possible."""
+        return self.status in ("solved", "unsolvable")
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"status": self.status, "moves": self.moves, "nodes": self.nodes, "seconds": self.seconds}
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Verdict:
+        return cls(data["status"], list(data.get("moves") or []), int(data["nodes"]), float(data["seconds"]))
+
+
+def judge(state: solitaire.State, budget: Budget) -> Verdict:
+    """Solve ``state`` within ``budget``. Time is this thread's CPU time, so a search is
+    not cut short because other threads or processes had the core meanwhile."""
+    result = solve(state, timeout=budget.timeout, max_nodes=budget.max_nodes, clock=time.thread_time)
+    moves = [move.to_dict() for move in result.moves] if result.solved else []
+    return Verdict(result.status, moves, result.nodes, round(result.seconds, 3))
+
+
+def random_numbers() -> Iterator[int]:
+    """Random public deal numbers, without end."""
+    while True:
+        yield 1 + secrets.randbelow(RANDOM_DEALS - 1)
+
+
+def first_winnable(
+    deal_of: Callable[[int], solitaire.State],
+    numbers: Iterator[int],
+    *,
+    budget: Budget | None = None,
+    total_seconds: float | None = None,
+    clock: Callable[[], float] = time.monotonic,
+) -> tuple[int, Verdict] | None:
+    """The first deal number from ``numbers`` whose deal (``deal_of(number)``) the solver
+    proves winnable, with its verdict; None when ``total_seconds`` (default
+    ``DEAL_HUNT_SECONDS``) ran out first, or ``numbers`` did.
+
+    Each deal gets at most ``budget`` (default ``DEAL_BUDGET``), trimmed to the time
+    left. At least one deal is always tried, so a tiny total still gives an answer when
+    the first deal is easy.
+    """
+    budget = DEAL_BUDGET if budget is None else budget
+    deadline = clock() + (DEAL_HUNT_SECONDS if total_seconds is None else total_seconds)
+    for number in numbers:
+        left = deadline - clock()
+        verdict = judge(deal_of(number), Budget(max(0.05, min(budget.timeout, left)), budget.max_nodes))
+        if verdict.status == "solved":
+            return number, verdict
+        if clock() >= deadline:
+            return None
+    return None
