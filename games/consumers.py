@@ -11,37 +11,18 @@ This module decides nothing about games: the service checks, applies and announc
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
-from collections.abc import Callable
-from typing import Any, TypeVar
-
-from channels.db import database_sync_to_async
-from channels.generic.websocket import AsyncJsonWebsocketConsumer
+from typing import Any
 
 from games import services
 from games.actors import Actor, actor_for_scope
 from games.services import NotFound, ServiceError, Snapshot, game_payload
+from games.sockets import CATCH_UP_PAUSES, JsonSocket, in_thread, message_id_of
 
-MAX_MESSAGE_BYTES = 4096
 CLOSE_NOT_FOUND = 4404  # no such game, or not the caller's (the two look alike)
 CHANGES = ("move", "undo", "autofinish")
-# A group message announces a committed version; should a read still come back older
-# (a reader behind the writer), try again after these pauses (seconds) before giving up.
-CATCH_UP_PAUSES = (0.0, 0.01, 0.05, 0.1, 0.25, 0.5, 1.0)
 
 logger = logging.getLogger(__name__)
-
-T = TypeVar("T")
-
-
-def in_thread(function: Callable[..., T]) -> Callable[..., Any]:
-    """Run blocking database work off the event loop.
-
-    Not thread-sensitive: each call is one self-contained transaction, so any pool
-    thread will do, and sockets of different games do not queue behind one thread.
-    """
-    return database_sync_to_async(function, thread_sensitive=False)
 
 
 def _state_message(actor: Actor, game_id: int) -> dict[str, Any]:
@@ -63,7 +44,7 @@ def _apply(actor: Actor, game_id: int, content: dict[str, Any], message_id: str 
     return _as_state_message(snapshot)
 
 
-class GameConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
+class GameConsumer(JsonSocket):
     game_id: int
     group: str
     actor: Actor
@@ -90,28 +71,9 @@ class GameConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
     async def disconnect(self, code: int) -> None:
         await self.channel_layer.group_discard(self.group, self.channel_name)
 
-    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
-        if text_data is None:
-            await self._send_error(None, "send JSON as text messages", "bad_request")
-            return
-        if len(text_data.encode("utf-8")) > MAX_MESSAGE_BYTES:
-            await self._send_error(None, f"a message may be at most {MAX_MESSAGE_BYTES} bytes", "too_large")
-            return
-        try:
-            content = json.loads(text_data)
-        except ValueError:
-            await self._send_error(None, "a message must be valid JSON", "bad_request")
-            return
-        if not isinstance(content, dict):
-            await self._send_error(None, "a message must be a JSON object", "bad_request")
-            return
-        await self.receive_json(content)
-
     async def receive_json(self, content: dict[str, Any], **kwargs: Any) -> None:
         kind = content.get("type")
-        message_id = content.get("id")
-        if not isinstance(message_id, str | int) or isinstance(message_id, bool):
-            message_id = None
+        message_id = message_id_of(content)
         if kind == "sync":
             await self._send_current(force=True)
             return
@@ -172,6 +134,3 @@ class GameConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
     async def _send_state(self, state: dict[str, Any]) -> None:
         self.sent_version = state["version"]
         await self.send_json(state)
-
-    async def _send_error(self, message_id: str | int | None, error: str, code: str, **data: Any) -> None:
-        await self.send_json({"type": "error", "id": message_id, "error": error, "code": code, **data})

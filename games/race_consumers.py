@@ -17,37 +17,22 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
-from collections.abc import Callable
 from datetime import datetime, timedelta
-from typing import Any, TypeVar
+from typing import Any
 from urllib.parse import parse_qs
 
-from channels.db import database_sync_to_async
-from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.utils import timezone
 
 from games import race_services as races
 from games.actors import Actor, actor_for_scope
 from games.race_models import Race, race_group
 from games.services import NotFound, ServiceError
+from games.sockets import CATCH_UP_PAUSES, JsonSocket, in_thread, message_id_of
 
-MAX_MESSAGE_BYTES = 4096
 CLOSE_NOT_FOUND = 4404  # no such race, or the caller may not see it (the two look alike)
-# A group message announces a committed version; should a read still come back older
-# (a reader behind the writer), try again after these pauses (seconds) before giving up.
-CATCH_UP_PAUSES = (0.0, 0.01, 0.05, 0.1, 0.25, 0.5, 1.0)
 
 logger = logging.getLogger(__name__)
-
-T = TypeVar("T")
-
-
-def in_thread(function: Callable[..., T]) -> Callable[..., Any]:
-    """Run blocking database work off the event loop, on any pool thread: each call is
-    one self-contained transaction, and races do not queue behind one another."""
-    return database_sync_to_async(function, thread_sensitive=False)
 
 
 def _state_message(actor: Actor, race_id: int, token: str | None) -> dict[str, Any]:
@@ -76,7 +61,7 @@ def _change(
 CHANGES = ("move", "ready", "resign", "offer_end")
 
 
-class RaceConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
+class RaceConsumer(JsonSocket):
     race_id: int
     group: str
     actor: Actor
@@ -124,28 +109,9 @@ class RaceConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
             with contextlib.suppress(NotFound):
                 await in_thread(races.socket_closed)(self.race_id, self.channel_name)
 
-    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
-        if text_data is None:
-            await self._send_error(None, "send JSON as text messages", "bad_request")
-            return
-        if len(text_data.encode("utf-8")) > MAX_MESSAGE_BYTES:
-            await self._send_error(None, f"a message may be at most {MAX_MESSAGE_BYTES} bytes", "too_large")
-            return
-        try:
-            content = json.loads(text_data)
-        except ValueError:
-            await self._send_error(None, "a message must be valid JSON", "bad_request")
-            return
-        if not isinstance(content, dict):
-            await self._send_error(None, "a message must be a JSON object", "bad_request")
-            return
-        await self.receive_json(content)
-
     async def receive_json(self, content: dict[str, Any], **kwargs: Any) -> None:
         kind = content.get("type")
-        message_id = content.get("id")
-        if not isinstance(message_id, str | int) or isinstance(message_id, bool):
-            message_id = None
+        message_id = message_id_of(content)
         if kind == "sync":
             await self._send_current(force=True)
             return
@@ -255,6 +221,3 @@ class RaceConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
         while True:
             await asyncio.sleep(races.PRESENCE_REFRESH.total_seconds())
             await in_thread(races.socket_seen)(self.channel_name)
-
-    async def _send_error(self, message_id: str | int | None, error: str, code: str, **data: Any) -> None:
-        await self.send_json({"type": "error", "id": message_id, "error": error, "code": code, **data})

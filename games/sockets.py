@@ -1,0 +1,63 @@
+"""What every game socket shares: decoding messages, refusing bad ones, thread hops.
+
+The single-player and race consumers both take JSON text messages of bounded size and
+answer anything malformed with an ``error`` message, leaving the connection and the
+game as they were. This module knows nothing of games or races.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncJsonWebsocketConsumer
+
+MAX_MESSAGE_BYTES = 4096
+# A group message announces a committed version; should a read still come back older
+# (a reader behind the writer), try again after these pauses (seconds) before giving up.
+CATCH_UP_PAUSES = (0.0, 0.01, 0.05, 0.1, 0.25, 0.5, 1.0)
+
+T = TypeVar("T")
+
+
+def in_thread(function: Callable[..., T]) -> Callable[..., Any]:
+    """Run blocking database work off the event loop.
+
+    Not thread-sensitive: each call is one self-contained transaction, so any pool
+    thread will do, and sockets of different games do not queue behind one thread.
+    """
+    return database_sync_to_async(function, thread_sensitive=False)
+
+
+def message_id_of(content: dict[str, Any]) -> str | int | None:
+    """The client's id of a message, when it is a string or a whole number."""
+    message_id = content.get("id")
+    if not isinstance(message_id, str | int) or isinstance(message_id, bool):
+        return None
+    return message_id
+
+
+class JsonSocket(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
+    """A consumer of JSON objects sent as text, each at most ``MAX_MESSAGE_BYTES``."""
+
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        if text_data is None:
+            await self._send_error(None, "send JSON as text messages", "bad_request")
+            return
+        if len(text_data.encode("utf-8")) > MAX_MESSAGE_BYTES:
+            await self._send_error(None, f"a message may be at most {MAX_MESSAGE_BYTES} bytes", "too_large")
+            return
+        try:
+            content = json.loads(text_data)
+        except ValueError:
+            await self._send_error(None, "a message must be valid JSON", "bad_request")
+            return
+        if not isinstance(content, dict):
+            await self._send_error(None, "a message must be a JSON object", "bad_request")
+            return
+        await self.receive_json(content)
+
+    async def _send_error(self, message_id: str | int | None, error: str, code: str, **data: Any) -> None:
+        await self.send_json({"type": "error", "id": message_id, "error": error, "code": code, **data})
