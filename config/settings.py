@@ -120,14 +120,21 @@ REDIS_CONNECTION: dict[str, object] = {
         if hasattr(socket, name)  # Linux's names; elsewhere the system's defaults
     },
 }
+# A socket's queue holds this many messages. Both layers drop group messages silently
+# when a queue is full (the default is 100), and a lost "changed" message can be a race's
+# last word, so leave room for a busy socket to fall behind for a while.
+CHANNEL_CAPACITY = 1000
 CHANNEL_LAYERS = {
     "default": (
         {
             "BACKEND": "channels_redis.core.RedisChannelLayer",
-            "CONFIG": {"hosts": [{"address": env_str("REDIS_URL"), **REDIS_CONNECTION}]},
+            "CONFIG": {
+                "hosts": [{"address": env_str("REDIS_URL"), **REDIS_CONNECTION}],
+                "capacity": CHANNEL_CAPACITY,
+            },
         }
         if env_str("REDIS_URL")
-        else {"BACKEND": "channels.layers.InMemoryChannelLayer"}
+        else {"BACKEND": "channels.layers.InMemoryChannelLayer", "CONFIG": {"capacity": CHANNEL_CAPACITY}}
     )
 }
 

@@ -162,6 +162,9 @@ class RaceConsumer(JsonSocket):
 
     async def race_presence(self, event: dict[str, Any]) -> None:
         await self.send_json({"type": "presence", "seat": event["seat"], "connected": event["connected"]})
+        # An opponent leaving often follows the race's end; make sure this socket has it,
+        # even if the "changed" message was lost on the way.
+        await self._send_current()
 
     # ------------------------------------------------------------ sending
 
