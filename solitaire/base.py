@@ -25,7 +25,7 @@ STOCK, WASTE, FOUNDATION, TABLEAU, RESERVE, JEWELS = range(6)
 
 # How many positions the "is anything still possible?" search may visit before it
 # gives up and says the game is not over. Real positions need far fewer.
-STUCK_SEARCH_LIMIT = 3000
+STUCK_SEARCH_LIMIT = 600
 
 
 class Option:
