@@ -10,14 +10,13 @@ This module decides nothing about games: the service checks, applies and announc
 
 from __future__ import annotations
 
-import asyncio
 import logging
 from typing import Any
 
 from games import services
 from games.actors import Actor, actor_for_scope
 from games.services import NotFound, ServiceError, Snapshot, game_payload
-from games.sockets import CATCH_UP_PAUSES, JsonSocket, in_thread, message_id_of
+from games.sockets import JsonSocket, in_thread, message_id_of
 
 CLOSE_NOT_FOUND = 4404  # no such game, or not the caller's (the two look alike)
 CHANGES = ("move", "undo", "autofinish")
@@ -101,22 +100,7 @@ class GameConsumer(JsonSocket):
 
         It is this socket's only word of version n, so a read that comes back older than
         n (a reader behind the writer) is tried again for a little while."""
-        version = event["version"]
-        for pause in CATCH_UP_PAUSES:
-            if version <= self.sent_version:
-                return
-            read = await self._send_current()
-            if read is None or read >= version:
-                return
-            await asyncio.sleep(pause)
-        if version > self.sent_version:
-            logger.warning(
-                "game %s: socket %s was told of version %s but reads version %s",
-                self.game_id,
-                self.channel_name,
-                version,
-                self.sent_version,
-            )
+        await self.catch_up(event["version"], f"game {self.game_id}")
 
     async def _send_current(self, *, force: bool = False) -> int | None:
         """Read the game and send it if it is newer; returns the version read (None when

@@ -28,7 +28,7 @@ from games import race_services as races
 from games.actors import Actor, actor_for_scope
 from games.race_models import Race, race_group
 from games.services import NotFound, ServiceError
-from games.sockets import CATCH_UP_PAUSES, JsonSocket, in_thread, message_id_of
+from games.sockets import JsonSocket, in_thread, message_id_of
 
 CLOSE_NOT_FOUND = 4404  # no such race, or the caller may not see it (the two look alike)
 
@@ -143,22 +143,7 @@ class RaceConsumer(JsonSocket):
         The message is the only word this socket gets of version n (the last one of a race
         above all: nothing follows ``finished``), so a read that comes back older than n
         is not the end of it: read again until the race shows n, for a little while."""
-        version = event["version"]
-        for pause in CATCH_UP_PAUSES:
-            if version <= self.sent_version:
-                return
-            read = await self._send_current()
-            if read is None or read >= version:
-                return
-            await asyncio.sleep(pause)
-        if version > self.sent_version:
-            logger.warning(
-                "race %s: socket %s was told of version %s but reads version %s",
-                self.race_id,
-                self.channel_name,
-                version,
-                self.sent_version,
-            )
+        await self.catch_up(event["version"], f"race {self.race_id}")
 
     async def race_presence(self, event: dict[str, Any]) -> None:
         await self.send_json({"type": "presence", "seat": event["seat"], "connected": event["connected"]})

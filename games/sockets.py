@@ -7,7 +7,9 @@ game as they were. This module knows nothing of games or races.
 
 from __future__ import annotations
 
+import asyncio
 import json
+import logging
 from collections.abc import Callable
 from typing import Any, TypeVar
 
@@ -20,6 +22,8 @@ MAX_MESSAGE_BYTES = 4096
 CATCH_UP_PAUSES = (0.0, 0.01, 0.05, 0.1, 0.25, 0.5, 1.0)
 
 T = TypeVar("T")
+
+logger = logging.getLogger(__name__)
 
 
 def in_thread(function: Callable[..., T]) -> Callable[..., Any]:
@@ -61,3 +65,32 @@ class JsonSocket(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
 
     async def _send_error(self, message_id: str | int | None, error: str, code: str, **data: Any) -> None:
         await self.send_json({"type": "error", "id": message_id, "error": error, "code": code, **data})
+
+    # The consumer keeps ``sent_version`` and reads and sends its state with
+    # ``_send_current`` (returning the version read, or None once the socket is closed).
+    sent_version: int
+
+    async def _send_current(self, *, force: bool = False) -> int | None:
+        raise NotImplementedError
+
+    async def catch_up(self, version: int, what: str) -> None:
+        """Bring this socket to ``version``, announced by a group message.
+
+        That message is the socket's only word of the version (the last of a race above
+        all), so a read that comes back older (a reader behind the writer) is tried again
+        for a little while, then logged."""
+        for pause in CATCH_UP_PAUSES:
+            if version <= self.sent_version:
+                return
+            read = await self._send_current()
+            if read is None or read >= version:
+                return
+            await asyncio.sleep(pause)
+        if version > self.sent_version:
+            logger.warning(
+                "%s: socket %s was told of version %s but reads version %s",
+                what,
+                self.channel_name,
+                version,
+                self.sent_version,
+            )
