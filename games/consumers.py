@@ -10,7 +10,6 @@ This module decides nothing about games: the service checks, applies and announc
 
 from __future__ import annotations
 
-import logging
 from typing import Any
 
 from games import services
@@ -20,8 +19,6 @@ from games.sockets import JsonSocket, in_thread, message_id_of
 
 CLOSE_NOT_FOUND = 4404  # no such game, or not the caller's (the two look alike)
 CHANGES = ("move", "undo", "autofinish")
-
-logger = logging.getLogger(__name__)
 
 
 def _state_message(actor: Actor, game_id: int) -> dict[str, Any]:

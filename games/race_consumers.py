@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import logging
 from datetime import datetime, timedelta
 from typing import Any
 from urllib.parse import parse_qs
@@ -31,8 +30,6 @@ from games.services import NotFound, ServiceError
 from games.sockets import JsonSocket, in_thread, message_id_of
 
 CLOSE_NOT_FOUND = 4404  # no such race, or the caller may not see it (the two look alike)
-
-logger = logging.getLogger(__name__)
 
 
 def _state_message(actor: Actor, race_id: int, token: str | None) -> dict[str, Any]:
