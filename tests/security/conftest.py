@@ -1,0 +1,1 @@
+"""Fixtures for the security suite (issue 11)."""
