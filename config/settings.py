@@ -61,6 +61,8 @@ MIDDLEWARE = [
     "games.core.middleware.SecurityHeadersMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
+    # A refused request (4xx, 5xx) never leaves a new session row behind.
+    "games.core.middleware.NoSessionForRefusalsMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
@@ -175,7 +177,14 @@ CACHES = {
 # Rate limits (games.core.limits): RATE_LIMITS=off turns every one off, for benchmarks
 # and load tests. The figures (count/period, as django-ratelimit writes them) never
 # slow a fast human; override one with RATE_<NAME>, e.g. RATE_HINT=60/m.
-RATE_LIMITS_ON = env_str("RATE_LIMITS", "on").strip().lower() not in ("off", "0", "no", "false")
+# Test runs start with them off, so that suites which create games by the hundred are not
+# slowed; tests/security turns them on where it checks them.
+RATE_LIMITS_ON = env_str("RATE_LIMITS", "off" if TESTING else "on").strip().lower() not in (
+    "off",
+    "0",
+    "no",
+    "false",
+)
 RATELIMIT_ENABLE = RATE_LIMITS_ON
 RATELIMIT_USE_CACHE = "default"
 RATE_LIMIT_RATES = {

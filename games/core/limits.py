@@ -177,14 +177,14 @@ class TokenBucket:
     In a socket's own memory: sockets are single-threaded coroutines, so no lock.
     """
 
-    def __init__(self, rate: float, burst: float, clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(self, rate: float, burst: float, clock: Callable[[], float] | None = None) -> None:
         if rate <= 0 or burst < 1:
             raise ValueError("a bucket needs a positive rate and room for at least one token")
         self.rate = rate
         self.burst = burst
-        self._clock = clock
+        self._clock = clock or time.monotonic
         self._tokens = burst
-        self._stamp = clock()
+        self._stamp = self._clock()
 
     def take(self) -> float:
         """Take a token: 0.0 when there was one, else the seconds until there is one

@@ -166,6 +166,20 @@ class SecurityHeadersMiddleware(_Middleware):
         return response
 
 
+class NoSessionForRefusalsMiddleware(_Middleware):
+    """A request that came without a session and was refused (status 400 or more) does not
+    get one: sessions are created only when a game or race is (issue 11). Without this, a
+    view that gives the caller a player token before the service refuses the request
+    would leave a session row (kept a year) per refused request. Sits just inside
+    SessionMiddleware, which saves the session on the way out."""
+
+    def after(self, request: HttpRequest, response: HttpResponseBase) -> HttpResponseBase:
+        session = getattr(request, "session", None)
+        if response.status_code >= 400 and session is not None and session.session_key is None:
+            session.modified = False
+        return response
+
+
 class LoginThrottleMiddleware(_Middleware):
     """429 for a login POST over the login limits (games.core.limits.check_login)."""
 
