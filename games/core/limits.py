@@ -13,6 +13,10 @@ Two mechanisms, one vocabulary (the rates in ``settings.RATE_LIMIT_RATES``, writ
   round trip on the move path. A player's sockets are capped per process
   (:class:`SocketCounter`), which bounds a player's total rate as well.
 
+Input is bounded here too: :func:`strict_loads` parses a request body or socket message
+and refuses (:class:`BadInput`, a 400 or a socket ``error``) over-deep JSON, NUL
+characters, lone surrogates, NaN and over-long strings, before any service sees them.
+
 A refusal is :class:`RateLimited` (HTTP 429, socket error code ``rate_limited``) with the
 seconds to wait. ``RATE_LIMITS=off`` in the environment turns every limit off, for
 benchmarks and load tests. The defaults never slow a fast human: 30 moves a second
@@ -21,6 +25,7 @@ sustained on a socket, with bursts of 60.
 
 from __future__ import annotations
 
+import json
 import logging
 import math
 import re
@@ -275,3 +280,85 @@ def open_socket(scope: dict[str, Any]) -> list[str] | None:
 def close_socket(keys: list[str] | None) -> None:
     for key in keys or []:
         sockets.release(key)
+
+
+# ---------------------------------------------------------------- strict input
+
+# JSON nesting deeper than this is refused: no message of the site needs more than 4.
+MAX_JSON_DEPTH = 16
+# No string in a request (names, ids, card texts, option names) needs more characters.
+MAX_STRING_LENGTH = 200
+# Items in one array or object.
+MAX_ITEMS = 500
+_BAD_CHARACTERS = re.compile("[\x00\ud800-\udfff]")
+
+
+class BadInput(ValueError):
+    """Input the site refuses before any service sees it: a 400 or a socket ``error``."""
+
+    code = "bad_request"
+    status = 400
+
+
+def _refuse_constant(name: str) -> None:
+    raise BadInput(f"{name} is not a number this site accepts")
+
+
+def strict_loads(
+    text: str | bytes,
+    *,
+    max_depth: int = MAX_JSON_DEPTH,
+    max_string: int = MAX_STRING_LENGTH,
+    max_items: int = MAX_ITEMS,
+) -> Any:
+    """``json.loads(text)``, refusing what no honest client sends.
+
+    :raises BadInput: for invalid JSON or UTF-8, nesting deeper than ``max_depth``, a
+        string (or key) longer than ``max_string`` or holding a NUL or a lone surrogate,
+        more than ``max_items`` items in one array or object, NaN or Infinity.
+    """
+    try:
+        value = json.loads(text, parse_constant=_refuse_constant)
+    except RecursionError:
+        raise BadInput(f"the JSON is nested too deeply (at most {max_depth} levels)") from None
+    except BadInput:
+        raise
+    except (ValueError, UnicodeDecodeError):
+        raise BadInput("this is not valid JSON") from None
+    check_value(value, max_depth=max_depth, max_string=max_string, max_items=max_items)
+    return value
+
+
+def check_string(text: str, max_string: int = MAX_STRING_LENGTH, what: str = "a text") -> None:
+    """:raises BadInput: for a NUL, a lone surrogate or more than ``max_string`` characters."""
+    if len(text) > max_string:
+        raise BadInput(f"{what} may be at most {max_string} characters long")
+    if _BAD_CHARACTERS.search(text):
+        raise BadInput(f"{what} holds a character that is not allowed (NUL or a lone surrogate)")
+
+
+def check_value(
+    value: Any,
+    *,
+    max_depth: int = MAX_JSON_DEPTH,
+    max_string: int = MAX_STRING_LENGTH,
+    max_items: int = MAX_ITEMS,
+) -> None:
+    """Walk a parsed JSON value (without recursion) and refuse what :func:`strict_loads`
+    refuses."""
+    stack: list[tuple[Any, int]] = [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, str):
+            check_string(item, max_string)
+        elif isinstance(item, dict | list):
+            if depth > max_depth:
+                raise BadInput(f"the JSON is nested too deeply (at most {max_depth} levels)")
+            if len(item) > max_items:
+                raise BadInput(f"at most {max_items} items in one array or object")
+            if isinstance(item, dict):
+                for key, child in item.items():
+                    check_string(key, max_string, "a key")
+                    stack.append((child, depth + 1))
+            else:
+                stack.extend((child, depth + 1) for child in item)

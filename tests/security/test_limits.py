@@ -143,3 +143,38 @@ def test_http_limits_off_count_nothing(settings: Any) -> None:
     settings.RATELIMIT_ENABLE = False
     for _ in range(500):
         limits.check(request_from("10.0.0.1", "ana"), "create_game")
+
+
+# ---------------------------------------------------------------- strict input
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "[" * 5000,  # reproduction: a 500 on the API, a dead socket
+        "[" * 17 + "]" * 17,
+        '{"id": "\\ud800"}',  # reproduction: a lone surrogate in a move id
+        '{"name": "Ana\\u0000"}',  # reproduction: a NUL in a race name (PostgreSQL)
+        '{"\\udfff": 1}',
+        '{"name": "' + "a" * 201 + '"}',
+        '{"n": NaN}',
+        '{"n": Infinity}',
+        "[" + ",".join(["1"] * 501) + "]",
+        '{"a": 1',
+        b'{"a": "\xff"}',
+    ],
+)
+def test_strict_loads_refuses_what_no_honest_client_sends(text: str | bytes) -> None:
+    with pytest.raises(limits.BadInput) as refused:
+        limits.strict_loads(text)
+    assert refused.value.status == 400 and refused.value.code == "bad_request"
+
+
+def test_strict_loads_accepts_every_honest_message() -> None:
+    move = (
+        '{"type": "move", "id": "c1", "version": 3,'
+        ' "move": {"from": "t3", "to": "f1", "count": 1, "cards": ["AH"]}}'
+    )
+    assert limits.strict_loads(move)["move"]["cards"] == ["AH"]
+    assert limits.strict_loads('{"name": "Zoë 🂡"}') == {"name": "Zoë 🂡"}
+    assert limits.strict_loads("[" * 16 + "]" * 16) is not None
