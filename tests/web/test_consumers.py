@@ -14,12 +14,12 @@ from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
 from django.conf import settings
 from django.contrib.sessions.backends.db import SessionStore
-from web_support import an_illegal_move, klondike
 
 from config.asgi import application
-from games import services
-from games.actors import PLAYER_TOKEN_KEY, Actor
+from games.core.actors import PLAYER_TOKEN_KEY, Actor
 from games.models import Game, Move
+from games.solo import history
+from tests.support.solo import an_illegal_move, apply_action, klondike
 
 pytestmark = pytest.mark.django_db(transaction=True)
 TIMEOUT = 5
@@ -42,7 +42,7 @@ def deal(actor: Actor, number: int = 7) -> int:
 @database_sync_to_async
 def full_position(game_id: int) -> dict[str, Any]:
     """Everything the server knows, face-down cards and stock order included."""
-    return services.current_line(Game.objects.select_related("deal").get(pk=game_id)).state.to_position()
+    return history.current_line(Game.objects.select_related("deal").get(pk=game_id)).state.to_position()
 
 
 @database_sync_to_async
@@ -224,7 +224,7 @@ async def test_illegal_and_malformed_messages_are_refused_and_play_goes_on(
 
 
 def _state(game_id: int) -> Any:
-    return services.current_line(Game.objects.select_related("deal").get(pk=game_id)).state
+    return history.current_line(Game.objects.select_related("deal").get(pk=game_id)).state
 
 
 async def test_the_illegal_move_error_is_the_engines_reason(
@@ -343,7 +343,7 @@ async def test_a_change_made_elsewhere_reaches_the_socket(
     socket = await open_socket(sockets, game_id, cookie)
     start = await socket.receive()
     # As the HTTP API does it: the service alone, in a worker thread.
-    await database_sync_to_async(services.apply_action)(
+    await database_sync_to_async(apply_action)(
         game_id, actor, {"type": "move", "move": start["state"]["moves"][0]}
     )
     pushed = await socket.receive()

@@ -3,7 +3,7 @@ Channels' WebsocketCommunicator, through config.asgi's router with its Origin ch
 sessions, against the real database and the rules engine.
 
 Races that must end quickly start from small positions set with
-race_services.use_start_position before anyone is ready; every move still goes through
+race_lobby.use_start_position before anyone is ready; every move still goes through
 the consumer.
 """
 
@@ -21,8 +21,9 @@ from django.test import AsyncClient
 
 import solitaire
 from config.asgi import application
-from games import race_services
-from games.race_models import Race, RaceMove
+from games.models import Race, RaceMove
+from games.races import lobby as race_lobby
+from games.races import records as race_records
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.timeout(60)]
 
@@ -34,7 +35,7 @@ RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 def quick_countdown(settings: Any) -> None:
     """Keep the 3-2-1 but make its ticks short, so the tests do not wait seconds."""
     settings.RACE_TICK_SECONDS = 0.25
-    race_services.state_cache.clear()
+    race_records.states.clear()
 
 
 def run(suit: str, top: str, owner: int) -> list[str]:
@@ -182,7 +183,7 @@ async def new_race(options: dict[str, Any] | None = None) -> tuple[Player, Playe
 
 
 async def start_from(race_id: int, position: dict[str, Any]) -> None:
-    await sync_to_async(race_services.use_start_position)(race_id, position)
+    await sync_to_async(race_lobby.use_start_position)(race_id, position)
 
 
 async def ready_and_start(*sockets: Socket, players: tuple[Socket, Socket]) -> None:
@@ -206,7 +207,7 @@ def true_state(race_id: int, version: int) -> Any:
     """The race's full position at ``version``, replayed from the database's log."""
     race = Race.objects.get(pk=race_id)
     moves = RaceMove.objects.filter(race=race, version__lte=version).order_by("seq")
-    return race_services.replay(race, (m.move for m in moves))
+    return race_records.replay(race, (m.move for m in moves))
 
 
 # ---------------------------------------------------------------- the tests
@@ -288,7 +289,7 @@ async def test_two_cards_for_the_same_foundation_spot_at_once_only_the_first_lan
     refusal = answers[loser]
     assert refusal["code"] == "foundation_taken"
     assert refusal["error"] == f"the JC foundation was just taken by {['Ana', 'Ben'][winner]}"
-    assert refusal["by_seat"] == winner + 1
+    assert refusal["data"]["by_seat"] == winner + 1
 
     # Exactly one JC went up, and it is the winner's; the loser's JC is still at home.
     socket = (ana_socket, ben_socket)[loser]
