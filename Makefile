@@ -41,7 +41,7 @@ run: install migrate
 lint: install
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
-	$(VENV)/bin/mypy --strict solitaire games
+	DEBUG=1 $(VENV)/bin/mypy --strict solitaire games
 
 test: install browser lint
 	$(PY) -m pytest tests/engine tests/web tests/security tests/e2e

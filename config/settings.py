@@ -30,9 +30,7 @@ DEBUG = env_bool("DEBUG", TESTING)
 # (GENERATE_SECRETS=1) generate them once into VAR_DIR instead; with DEBUG off, a secret
 # from the environment must be strong (config.env.weak_secret_reason).
 GENERATE_SECRETS = DEBUG or env_bool("GENERATE_SECRETS", False)
-SECRET_KEY = env_secret(
-    "SECRET_KEY", VAR_DIR / "secret_key", allow_file=GENERATE_SECRETS, strict=not DEBUG
-)
+SECRET_KEY = env_secret("SECRET_KEY", VAR_DIR / "secret_key", allow_file=GENERATE_SECRETS, strict=not DEBUG)
 # The key of the deal seeds. It is not SECRET_KEY, so rotating one does not touch the other.
 DEAL_SECRET = env_secret(
     "DEAL_SECRET", VAR_DIR / "deal_secret", allow_file=GENERATE_SECRETS, strict=not DEBUG

@@ -31,13 +31,13 @@ import math
 import re
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.http import HttpRequest
-from django_ratelimit.core import get_usage  # type: ignore[import-untyped]
+from django_ratelimit.core import get_usage  # type: ignore[import-untyped,unused-ignore]
 
 logger = logging.getLogger(__name__)
 
@@ -99,7 +99,7 @@ def player_key(request: HttpRequest) -> str:
     return f"ip:{client_ip(request)}"
 
 
-def scope_keys(scope: dict[str, Any]) -> tuple[str, str]:
+def scope_keys(scope: Mapping[str, Any]) -> tuple[str, str]:
     """(player key, address key) of a socket's scope, as :func:`player_key` would say."""
     client = scope.get("client") or ("unknown", 0)
     ip = f"ip:{client[0]}"
@@ -259,7 +259,7 @@ class SocketCounter:
 sockets = SocketCounter()
 
 
-def open_socket(scope: dict[str, Any]) -> list[str] | None:
+def open_socket(scope: Mapping[str, Any]) -> list[str] | None:
     """Count a new socket against its player's and its address's caps
     (MAX_SOCKETS_PER_SESSION, MAX_SOCKETS_PER_IP). The keys to hand to
     :func:`close_socket` when it closes, or None when a cap is reached (nothing counted):

@@ -2,7 +2,7 @@
 throttling (HTTP middleware) and the WebSocket Origin check (ASGI middleware).
 
 - :class:`ApiErrorMiddleware`: every answer under ``/api/`` with status 400 or more is
-  JSON ``{"error", "code"}``, 404s, 405s and 500s included, and an unexpected exception
+  JSON ``{"error", "code", "data"}``, 404s, 405s and 500s included, and an unexpected exception
   never shows a page. The pool's and the limits' refusals (``Busy`` 503, ``RateLimited``
   429) become their answer with ``Retry-After``, on any path.
 - :class:`SecurityHeadersMiddleware`: a strict Content-Security-Policy (no inline
@@ -99,7 +99,8 @@ def refusal(request: HttpRequest, error: RateLimited | WorkerError) -> HttpRespo
     response: HttpResponse
     if is_api(request):
         response = JsonResponse(
-            {"error": message, "code": error.code, "retry_after": error.retry_after}, status=error.status
+            {"error": message, "code": error.code, "data": {"retry_after": error.retry_after}},
+            status=error.status,
         )
     else:
         response = HttpResponse(message, status=error.status, content_type="text/plain; charset=utf-8")
@@ -108,7 +109,21 @@ def refusal(request: HttpRequest, error: RateLimited | WorkerError) -> HttpRespo
 
 
 class ApiErrorMiddleware(_Middleware):
-    """JSON for every API error, and the answers to Busy and RateLimited everywhere."""
+    """JSON for every API error, and the answers to Busy and RateLimited everywhere.
+
+    It also refuses (400) a path or query holding a NUL, which no page or API call uses
+    and which PostgreSQL cannot store or compare."""
+
+    def before(self, request: HttpRequest) -> HttpResponseBase | None:
+        if "\x00" in request.path or any(
+            "\x00" in key or any("\x00" in value for value in request.GET.getlist(key)) for key in request.GET
+        ):
+            if is_api(request):
+                return _json_error(400, "the address holds a NUL character")
+            return HttpResponse(
+                "the address holds a NUL character", status=400, content_type="text/plain; charset=utf-8"
+            )
+        return None
 
     def process_exception(self, request: HttpRequest, exception: Exception) -> HttpResponse | None:
         if isinstance(exception, RateLimited | WorkerError):
@@ -144,9 +159,14 @@ def _is_http_error(exception: Exception) -> bool:
 
 
 def _json_error(status: int, message: str | None = None) -> JsonResponse:
-    phrase = HTTPStatus(status).phrase if status in HTTPStatus._value2member_map_ else "Error"
+    """``{"error", "code", "data"}``, the shape of every error answer (games.core.errors)."""
+    try:
+        phrase = HTTPStatus(status).phrase
+    except ValueError:
+        phrase = "error"
     return JsonResponse(
-        {"error": message or phrase.lower(), "code": STATUS_CODES.get(status, "error")}, status=status
+        {"error": message or phrase.lower(), "code": STATUS_CODES.get(status, "error"), "data": {}},
+        status=status,
     )
 
 

@@ -19,8 +19,9 @@ and a view, a solver call on a deal's seed ...). Callers on the event loop use
 if it can be helped) uses ``run_sync(fn, *args)``. Both wait on the parent's side in a
 small helper thread per worker, so neither the loop nor the caller's thread does the work.
 
-This module imports nothing of Django at import time, so a worker process can load it
-before Django is set up.
+Workers never set Django up: a job must live in a module that imports no models (the
+engine, games.solo.winnable), and gets what it needs from the database as arguments.
+This module imports nothing of Django at import time, so a worker can load it.
 """
 
 from __future__ import annotations
@@ -122,19 +123,6 @@ def _disarm() -> None:
     resource.setrlimit(resource.RLIMIT_CPU, (hard, hard))
 
 
-def _setup_django() -> None:
-    """Set Django up in the worker when the parent runs under Django, so that jobs may
-    use the project's modules (settings, pure helpers; never the database)."""
-    if not os.environ.get("DJANGO_SETTINGS_MODULE"):
-        return
-    try:
-        import django
-
-        django.setup()
-    except Exception:  # a job that needs Django will say so itself
-        logger.warning("worker: Django could not be set up", exc_info=True)
-
-
 def _worker_main(connection: Connection, nice: int) -> None:
     """A worker's life: receive ``(fn, args, kwargs, cpu_seconds)``, answer
     ``("ok", result)``, ``("error", exception)`` or ``("cpu", None)``, until told to stop."""
@@ -142,7 +130,6 @@ def _worker_main(connection: Connection, nice: int) -> None:
     signal.signal(signal.SIGXCPU, _on_cpu_limit)
     if nice:
         os.nice(nice)
-    _setup_django()
     while True:
         try:
             job = connection.recv()
@@ -355,19 +342,23 @@ class WorkerPool:
                 self._idle.release()
         return job.future
 
-    async def run(self, fn: Callable[..., T], *args: Any, cpu_seconds: float | None = None) -> T:
-        """``fn(*args)`` in a worker process, awaited without blocking the loop.
+    async def run(
+        self, fn: Callable[..., T], *args: Any, cpu_seconds: float | None = None, **kwargs: Any
+    ) -> T:
+        """``fn(*args, **kwargs)`` in a worker process, awaited without blocking the loop.
         Cancelling the await drops the job if it has not started."""
-        future = self.submit(fn, *args, cpu_seconds=cpu_seconds)
+        future = self.submit(fn, *args, cpu_seconds=cpu_seconds, **kwargs)
         try:
             return await asyncio.wrap_future(future)
         except asyncio.CancelledError:
             future.cancel()
             raise
 
-    def run_sync(self, fn: Callable[..., T], *args: Any, cpu_seconds: float | None = None) -> T:
-        """``fn(*args)`` in a worker process; this thread waits for it."""
-        return self.submit(fn, *args, cpu_seconds=cpu_seconds).result()
+    def run_sync(
+        self, fn: Callable[..., T], *args: Any, cpu_seconds: float | None = None, **kwargs: Any
+    ) -> T:
+        """``fn(*args, **kwargs)`` in a worker process; this thread waits for it."""
+        return self.submit(fn, *args, cpu_seconds=cpu_seconds, **kwargs).result()
 
     def _serve(self, worker: _Worker) -> None:
         """A helper thread: hand waiting jobs to ``worker`` one at a time."""
@@ -412,15 +403,78 @@ def set_default_pool(pool: WorkerPool | None) -> WorkerPool | None:
         return previous
 
 
-async def run(fn: Callable[..., T], *args: Any, cpu_seconds: float | None = None) -> T:
-    """Await ``fn(*args)`` in the site's worker pool, under ``cpu_seconds`` of CPU.
+async def run(fn: Callable[..., T], *args: Any, cpu_seconds: float | None = None, **kwargs: Any) -> T:
+    """Await ``fn(*args, **kwargs)`` in the site's worker pool, under ``cpu_seconds`` of CPU.
 
     :raises Busy: at once, when the pool's queue is full.
     :raises TaskTimeout: when the job used up its CPU time.
     """
-    return await default_pool().run(fn, *args, cpu_seconds=cpu_seconds)
+    return await default_pool().run(fn, *args, cpu_seconds=cpu_seconds, **kwargs)
 
 
-def run_sync(fn: Callable[..., T], *args: Any, cpu_seconds: float | None = None) -> T:
-    """``fn(*args)`` in the site's worker pool; the calling thread waits."""
-    return default_pool().run_sync(fn, *args, cpu_seconds=cpu_seconds)
+def run_sync(fn: Callable[..., T], *args: Any, cpu_seconds: float | None = None, **kwargs: Any) -> T:
+    """``fn(*args, **kwargs)`` in the site's worker pool; the calling thread waits. Call
+    it from a thread of its own (``sync_to_async(..., thread_sensitive=False)``), never
+    from Django's shared sync thread, which would wait with it."""
+    return default_pool().run_sync(fn, *args, cpu_seconds=cpu_seconds, **kwargs)
+
+
+# ---------------------------------------------------------------- jobs: engine work on plain data
+
+# CPU seconds for one hint, and for replaying one line of moves into views.
+HINT_CPU_SECONDS = 5.0
+REPLAY_CPU_SECONDS = 10.0
+
+
+def hint(view: dict[str, Any]) -> dict[str, Any] | None:
+    """``solitaire.hint`` on a player's view (never the hidden state), as a job."""
+    import solitaire
+
+    return solitaire.hint(view)
+
+
+def line_views(
+    game: str,
+    options: dict[str, Any],
+    moves: list[dict[str, Any]],
+    *,
+    seed: int | None = None,
+    position: Any = None,
+    player: int | None = None,
+    keep: tuple[str, ...] | None = None,
+    drop_moves: bool = False,
+    must_win: bool = False,
+) -> list[dict[str, Any]] | None:
+    """Replay ``moves`` from a deal (``seed``) or a saved ``position`` and return the view
+    (``state.view(player)``) before the first move and after each one.
+
+    ``keep`` keeps only those keys of each view; ``drop_moves`` empties its list of legal
+    moves. None when a move is illegal, or when ``must_win`` and the line does not win.
+    Only the engine's views leave: face-down cards stay face down as they lay.
+    """
+    import solitaire
+
+    if position is not None:
+        state = solitaire.load(game, position, **options)
+    elif seed is not None:
+        state = solitaire.new_game(game, seed=seed, **options)
+    else:
+        raise ValueError("a line starts from a seed or a position")
+
+    def shown(view: dict[str, Any]) -> dict[str, Any]:
+        if keep is not None:
+            view = {key: view[key] for key in keep if key in view}
+        elif drop_moves:
+            view = {**view, "moves": []}
+        return view
+
+    views = [shown(state.view(player))]
+    try:
+        for move in moves:
+            state = state.apply(solitaire.Move.from_dict(move))
+            views.append(shown(state.view(player)))
+    except ValueError:  # IllegalMove is a ValueError too
+        return None
+    if must_win and not state.is_won:
+        return None
+    return views

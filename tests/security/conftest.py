@@ -17,3 +17,6 @@ def limits_on(settings: Any) -> Iterator[None]:
     caches["default"].clear()
     yield
     caches["default"].clear()
+
+
+from tests.support.fixtures import fixed_deal_secret, fresh_caches  # noqa: E402, F401

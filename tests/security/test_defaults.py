@@ -172,6 +172,7 @@ def test_a_500_is_json_under_the_api_and_never_a_debug_page(settings: Any) -> No
         assert response.json() == {
             "error": "the server failed to answer this request; the game is unharmed",
             "code": "server_error",
+            "data": {},
         }
     # A page's 500 is the site's plain page: DEBUG is off in a served process.
     settings.DEBUG = False

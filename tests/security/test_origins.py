@@ -22,6 +22,8 @@ class Accept(AsyncWebsocketConsumer):  # type: ignore[misc]
 
 
 APP = OriginValidator(Accept.as_asgi())
+# Channels closes old database connections around each message, hence the mark.
+pytestmark = pytest.mark.django_db
 
 
 async def opens(
