@@ -468,24 +468,27 @@ class Rules:
         """See ``State.quick_over``: True proved over, False proved not, None undecided."""
         if self.is_won(state):
             return True
-        undecided = False
-        for seat in self.seats():
-            stuck = self.quick_stuck(state, seat)
-            if stuck is False:
-                return False
-            if stuck is None:
-                undecided = True
-        return None if undecided else True
+        seats = self.seats()
+        # The cheap proofs of "not over" first, for every seat, before any over-estimate.
+        if any(self.surely_progresses(state, seat) for seat in seats):
+            return False
+        if any(self.could_progress(state, seat) for seat in seats):
+            return None
+        return True
+
+    def surely_progresses(self, state: State, seat: int) -> bool:
+        """Hook: a cheap proof that this seat is not stuck (see ``quick_over``)."""
+        return (
+            not self.has_seen_stock(state, seat)
+            or self.progresses_now(state, seat)
+            or self.stock_lap_progresses(state, seat)
+        )
 
     def quick_stuck(self, state: State, seat: int) -> bool | None:
         """The cheap part of ``is_stuck``: True stuck, False not, None undecided."""
-        if not self.has_seen_stock(state, seat):
+        if self.surely_progresses(state, seat):
             return False
-        if self.progresses_now(state, seat) or self.stock_lap_progresses(state, seat):
-            return False
-        if not self.could_progress(state, seat):
-            return True
-        return None
+        return None if self.could_progress(state, seat) else True
 
     def is_over(self, state: State) -> bool:
         quick = state.quick_over()
