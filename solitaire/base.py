@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from .cards import FACE_DOWN, FACE_MASK, Card, card_text, face_text, parse_card, rank_of
-from .moves import IllegalMove, Move, StaleMove, UnknownPile
+from .moves import IllegalMove, Move, NotYourPile, StaleMove, UnknownPile
 
 Piles = tuple[tuple[Card, ...], ...]
 Counters = tuple[int, ...]
@@ -145,8 +145,11 @@ class State:
             object.__setattr__(self, "_legal", legal)
         return list(legal)
 
-    def apply(self, move: Move | Mapping[str, Any]) -> State:
+    def apply(self, move: Move | Mapping[str, Any], *, seat: int | None = None) -> State:
         """The state after ``move``; this state is unchanged.
+
+        ``seat``, when given, is the seat making the move: a move naming another seat's
+        pile is then refused (Double Solitaire; one-player games have no seat piles).
 
         :raises MalformedMove: when a dict is not a move at all.
         :raises UnknownPile: when the move names a pile the game does not have.
@@ -155,6 +158,8 @@ class State:
         :raises IllegalMove: when the rules do not allow it here.
         """
         parsed = move if isinstance(move, Move) else Move.from_dict(move)
+        if seat is not None:
+            self.rules.check_seat(parsed, seat)
         if parsed.cards is not None:
             self.rules.check_cards(self, parsed)
         return self.rules.apply(self, parsed)
@@ -376,6 +381,23 @@ class Rules:
         """
         self.pile(pile_id)
         return None
+
+    def check_seat(self, move: Move, seat: int) -> None:
+        """The move names only piles of ``seat`` or shared ones.
+
+        :raises UnknownPile: for a pile the game does not have.
+        :raises NotYourPile: for a pile of another seat (``data["other_seat"]``).
+        """
+        for pile_id in (move.source, move.target):
+            owner = self.seat_of(pile_id)
+            if owner is not None and owner != seat:
+                raise NotYourPile(
+                    f"{pile_id} belongs to player {owner}: you can only move your own cards",
+                    source=move.source,
+                    target=move.target,
+                    seat=seat,
+                    other_seat=owner,
+                )
 
     def describe(self) -> dict[str, Any]:
         """The game for the UI as JSON-ready data: title, players, piles with their

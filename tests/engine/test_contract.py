@@ -108,6 +108,18 @@ def test_a_double_move_across_seats_is_not_your_pile() -> None:
     assert info.value.data == {"source": "p1.t1", "target": "p2.t2", "seat": 1, "other_seat": 2}
 
 
+def test_a_seat_may_not_move_the_other_seats_cards() -> None:
+    state = solitaire.load("double", {"p1.t1": ["9H"], "p1.t2": ["10S"], "p2.t1": ["9D"], "p2.t2": ["10C"]})
+    with pytest.raises(solitaire.NotYourPile) as info:
+        state.apply(mv("p2.t1", "p2.t2"), seat=1)
+    assert info.value.data == {"source": "p2.t1", "target": "p2.t2", "seat": 1, "other_seat": 2}
+    assert state.apply(mv("p2.t1", "p2.t2"), seat=2) == state.apply(mv("p2.t1", "p2.t2"))
+    with pytest.raises(solitaire.UnknownPile):
+        state.apply(mv("t1", "f1"), seat=1)
+    solo = solitaire.load("klondike", {"t1": ["9H"], "t2": ["10S"]})
+    assert solo.apply(mv("t1", "t2"), seat=1) == solo.apply(mv("t1", "t2"))
+
+
 def test_a_tableau_refusal_names_both_cards_and_the_pile() -> None:
     state = solitaire.load("klondike", {"t1": ["2S"], "t2": ["5H"]})
     with pytest.raises(solitaire.IllegalMove) as info:
