@@ -14,7 +14,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import solitaire
 from solitaire.registry import rules_for
@@ -574,3 +575,36 @@ def test_josephine_whole_sequences_lets_only_the_whole_run_move() -> None:
     assert info.value.code == "whole_sequence"
     assert state.apply(mv("t1", "t3", 4)).to_position()["t3"] == ["JH", "10H", "9H", "8H", "7H"]
     assert mv("t1", "t2", 1) not in [m.to_dict() for m in state.legal_moves()]
+
+
+JSON = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=20),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4),
+    max_leaves=12,
+)
+MOVE_LIKE = st.fixed_dictionaries(
+    {},
+    optional={
+        "from": JSON | st.sampled_from(["t1", "stock", "p1.t1", "f1"]),
+        "to": JSON | st.sampled_from(["t2", "waste", "f1"]),
+        "count": JSON | st.integers(min_value=-2, max_value=200),
+        "cards": JSON | st.lists(st.sampled_from(["AH", "10S", "7H:1", "ah", "1H"]), max_size=3),
+    },
+)
+
+
+@settings(max_examples=150, deadline=None, database=None)
+@given(data=JSON | MOVE_LIKE)
+def test_any_json_is_a_move_or_a_malformed_move_and_apply_never_fails_otherwise(data: Any) -> None:
+    try:
+        move = solitaire.Move.from_dict(data)
+    except solitaire.MalformedMove as error:
+        assert error.code == "bad_move"
+        str(error).encode("utf-8")
+        return
+    assert solitaire.Move.from_dict(move.to_dict()) == move
+    for game in ("klondike", "double"):
+        try:
+            solitaire.new_game(game, seed=1).apply(move)
+        except solitaire.MoveError as error:
+            assert error.code in ERROR_CODES
