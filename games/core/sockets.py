@@ -105,10 +105,10 @@ class JsonSocket(AsyncJsonWebsocketConsumer):
             await self.send_error(None, "a message must be a JSON object", "bad_request")
             return
         kind = content.get("type")
+        is_move = isinstance(kind, str) and kind in MOVE_TYPES
         try:
             limits.check_bucket(
-                self.move_bucket if kind in MOVE_TYPES else self.message_bucket,
-                "moves" if kind in MOVE_TYPES else "messages",
+                self.move_bucket if is_move else self.message_bucket, "moves" if is_move else "messages"
             )
         except limits.RateLimited as error:
             await self.send_error(
