@@ -297,3 +297,35 @@ def test_rematch_answers_404_to_outsiders(client: Client) -> None:
     missing = outsider.post(f"/api/races/{race['id'] + 1000}/rematch", content_type="application/json")
     assert existing.status_code == missing.status_code == 404
     assert existing.json() == missing.json()
+
+
+def test_a_finished_races_replay_is_built_once_and_served_from_the_cache(
+    client: Client, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Reproduction: three spectators looping the replay of a 1,500-move race slowed
+    everyone; each replay was rebuilt (0.41 s, 1.3 MB) every time."""
+    from games.core import workers
+    from games.races import play as race_play
+
+    race = post(client, "/api/races", {"options": {}, "name": "Ana"}).json()
+    ben = Client()
+    post(ben, f"/api/races/{race['id']}/join", {"token": race["token"], "name": "Ben"})
+    race_play.resign(actor_of(client), race["id"])
+    built = []
+    real_run = workers.run
+
+    async def counting_run(fn: Any, *args: Any, **kwargs: Any) -> Any:
+        built.append(fn)
+        return await real_run(fn, *args, **kwargs)
+
+    monkeypatch.setattr(workers, "run", counting_run)
+    first = client.get(f"/api/races/{race['id']}/replay")
+    assert first.status_code == 200 and first.json()["frames"]
+    watcher = Client()
+    watch_token = race["watch_url"].rstrip("/").split("/")[-1]
+    again = watcher.get(f"/api/races/{race['id']}/replay?token={watch_token}")
+    assert again.status_code == 200 and again.content == first.content
+    assert ben.get(f"/api/races/{race['id']}/replay").content == first.content
+    assert built == [workers.line_views]
+    # The cache serves only those who may see the race.
+    assert Client().get(f"/api/races/{race['id']}/replay").status_code == 404
