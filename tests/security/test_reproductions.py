@@ -329,3 +329,39 @@ def test_a_finished_races_replay_is_built_once_and_served_from_the_cache(
     assert built == [workers.line_views]
     # The cache serves only those who may see the race.
     assert Client().get(f"/api/races/{race['id']}/replay").status_code == 404
+
+
+def test_a_race_has_a_longest_length(settings: Any) -> None:
+    """A race cannot grow without end (its replay, its log): moves past MAX_RACE_MOVES
+    are refused with a clear reason."""
+    from games.core.errors import Refused
+    from games.races import lobby
+    from games.races import play as race_play
+
+    settings.RACE_TICK_SECONDS = 0
+    settings.MAX_RACE_MOVES = 2
+    ana, ben = Actor(token="ana-security"), Actor(token="ben-security")
+    race = lobby.create_race(ana, {}, "Ana").race
+    lobby.join_race(ben, race.pk, race.invite_token, "Ben")
+    lobby.set_ready(ana, race.pk)
+    lobby.set_ready(ben, race.pk)
+    lobby.begin(race.pk)
+    draw = race_play.parse_move({"from": "p1.stock", "to": "p1.waste"})
+    race_play.play_move(ana, race.pk, draw, "d1")
+    race_play.play_move(ana, race.pk, draw, "d2")
+    with pytest.raises(Refused) as refused:
+        race_play.play_move(ana, race.pk, draw, "d3")
+    assert refused.value.code == "race_too_long"
+
+
+def test_presence_rows_are_capped_per_race(settings: Any) -> None:
+    from games.models import RaceConnection
+    from games.races import lobby, presence
+
+    settings.MAX_RACE_PRESENCE = 3
+    ana = Actor(token="ana-security")
+    race = lobby.create_race(ana, {}, "Ana").race
+    for n in range(10):
+        assert presence.socket_opened(ana, race.pk, f"channel-{n}") == 1
+    assert RaceConnection.objects.filter(race=race).count() == 3
+    assert RaceConnection.objects.filter(channel_name="channel-9").exists()
