@@ -16,11 +16,13 @@ from typing import Any
 
 import pytest
 from asgiref.sync import sync_to_async
-from test_race_socket import Player, Socket, move, near_the_end, new_race, ready_and_start, start_from
+from test_race_socket import move, new_race, ready_and_start, start_from
 
 from games.models import Race
 from games.races import consumer as race_consumer
 from games.races import records as race_records
+from tests.support.positions import near_the_end
+from tests.support.sockets import Player, Socket
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.timeout(60)]
 
