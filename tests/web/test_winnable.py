@@ -106,6 +106,7 @@ def test_a_winnable_deal_is_one_the_solver_proves_winnable(
     assert client.get(f"/api/games/{game['id']}").json()["winnable"] is True
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game_name", ["klondike", "josephine", "casket"])
 def test_every_game_deals_winnable_deals_from_random_numbers(
     client: Client, monkeypatch: pytest.MonkeyPatch, game_name: str
