@@ -29,7 +29,8 @@ SEATS = (1, 2)
 
 
 def now() -> datetime:
-    return timezone.now()
+    moment: datetime = timezone.now()
+    return moment
 
 
 def countdown_ticks() -> int:

@@ -80,6 +80,7 @@ def get_or_create_deal(game_name: str, options: object, number: object = None) -
     if wanted is None:
         wanted = 1 + secrets.randbelow(RANDOM_DEAL_NUMBERS - 1)
     key = canonical_json(clean)
+    deal: Deal
     deal, _ = Deal.objects.get_or_create(
         game=game_name,
         options_key=key,

@@ -36,7 +36,8 @@ def finished_deal_for(actor: Actor, game_id: object) -> Deal:
             "once the game is over",
             "not_finished",
         )
-    return game.deal
+    deal: Deal = game.deal
+    return deal
 
 
 def judge_deal(deal: Deal) -> winnable.Verdict:
