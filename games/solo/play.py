@@ -36,11 +36,10 @@ from games.solo.actions import (
     RedoAction,
     UndoAction,
 )
-from games.solo.deals import dealt_state, get_or_create_deal
+from games.solo.deals import dealt_state, get_or_create_deal, keep_verdict_now
 from games.solo.history import REDO_ENTRY, UNDO_ENTRY, Line, current_line, keep, positions, stored_move
 from games.solo.owners import find_game, moved_to_account, owned_games
-from games.solo.payloads import Snapshot, settled
-from games.solo.verdicts import keep_verdict_now
+from games.solo.payloads import Snapshot, settled, state_message
 
 # A longer pause between two log entries counts as this much play: the player left.
 IDLE_GAP = timedelta(seconds=60)
@@ -169,6 +168,22 @@ def apply_change(actor: Actor, game_id: object, change: Change) -> Snapshot:
     return Snapshot(game, line)
 
 
+@dataclass(frozen=True, slots=True)
+class Played:
+    """What a socket sends for a change: the ``ack`` version and the ``state`` message
+    (rendered once; the same for every socket of the owner)."""
+
+    version: int
+    applied: bool
+    message: dict[str, Any]
+
+
+def play_change(actor: Actor, game_id: object, change: Change) -> Played:
+    """``apply_change``, then the game's ``state`` message after it."""
+    snapshot = apply_change(actor, game_id, change)
+    return Played(snapshot.game.version, snapshot.applied, state_message(snapshot))
+
+
 def _play(game: Game, line: Line, action: Action) -> tuple[list[dict[str, Any]], Line]:
     """The log entries for ``action`` and the line after them; the engine decides."""
     if isinstance(action, UndoAction | RedoAction):
@@ -253,7 +268,7 @@ def _announce(game: Game, line: Line) -> None:
 # ---------------------------------------------------------------- abandoning and deleting
 
 
-def abandon(actor: Actor, game_id: object, client_id: object = None) -> Snapshot:
+def abandon(actor: Actor, game_id: object) -> Snapshot:
     """Give the game up: it counts as lost in the statistics and can no longer change.
 
     A log entry records it, so the version moves on and every socket hears of it.

@@ -257,3 +257,19 @@ def test_a_won_game_may_ask_too(client: Client, monkeypatch: pytest.MonkeyPatch)
     assert client.get(f"/api/games/{game['id']}").json()["status"] == "won"
     answer = client.get(f"/api/games/{game['id']}/winnable").json()
     assert (answer["status"], answer["moves"]) == ("solved", line)
+
+
+def test_a_lost_game_that_saw_its_winning_line_cannot_be_undone_into_play(client: Client) -> None:
+    """Lose on purpose, ask for the winning line, undo back to the deal and play the
+    line: asking settles the lost game, so the undo is refused and no win is counted."""
+    game = lost_game(client, "klondike", ONE_PASS, UNWINNABLE)
+    assert client.get(f"/api/games/{game['id']}").json()["status"] == "lost"
+    assert post(client, f"/api/games/{game['id']}/undo", {}).status_code == 200  # still allowed
+    draw_until_lost(session_actor(client), game["id"])
+    answer = client.get(f"/api/games/{game['id']}/winnable").json()
+    assert answer["status"] in ("solved", "unsolvable")
+    settled = client.get(f"/api/games/{game['id']}").json()
+    assert (settled["status"], settled["can_undo"]) == ("abandoned", False)
+    refused = post(client, f"/api/games/{game['id']}/undo", {})
+    assert (refused.status_code, refused.json()["code"]) == (409, "game_over")
+    assert client.get("/api/stats").json()["overall"]["won"] == 0
