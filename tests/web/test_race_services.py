@@ -151,3 +151,9 @@ def test_a_move_naming_cards_no_longer_there_is_stale(ana: Actor, ben: Actor) ->
     named = solitaire.Move("p1.t3", "f1", 1, ("JC",))
     assert play.play_move(ana, race_id, named).applied
     assert RaceMove.objects.get(race_id=race_id).move == {"from": "p1.t3", "to": "f1", "count": 1}
+
+
+@pytest.mark.parametrize("name", ["Ana\x00", "Ana\ud800"])
+def test_a_name_that_cannot_be_stored_is_refused(ana: Actor, name: str) -> None:
+    assert refusal(lobby.create_race, ana, {}, name) == "bad_name"
+    assert not Race.objects.exists()
