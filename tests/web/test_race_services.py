@@ -157,3 +157,10 @@ def test_a_move_naming_cards_no_longer_there_is_stale(ana: Actor, ben: Actor) ->
 def test_a_name_that_cannot_be_stored_is_refused(ana: Actor, name: str) -> None:
     assert refusal(lobby.create_race, ana, {}, name) == "bad_name"
     assert not Race.objects.exists()
+
+
+def test_an_outsider_asking_for_a_rematch_cannot_tell_the_race_exists(ana: Actor, ben: Actor) -> None:
+    race_id = started_race(ana, ben)
+    play.resign(ana, race_id)
+    assert refusal(lobby.rematch, Actor(token="outsider"), race_id) == "not_found"
+    assert refusal(lobby.rematch, Actor(token="outsider"), race_id + 1000) == "not_found"
