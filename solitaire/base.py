@@ -133,6 +133,10 @@ class State:
     def __hash__(self) -> int:
         return hash((self.piles, self.counters))
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        # States cross process boundaries (worker pools): rebuild, never set attributes.
+        return (State, (self.rules, self.piles, self.counters))
+
     def __repr__(self) -> str:
         return self.rules.describe_state(self)
 
@@ -307,6 +311,10 @@ class Rules:
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self.options_text() or 'default options'}>"
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Unpickled rules are the shared ones of ``rules_for``.
+        return (_shared_rules, (self.name, self.settings))
 
     # --- hooks each game fills in -------------------------------------------------
 
@@ -799,6 +807,12 @@ class Rules:
                 count=move.count,
                 allowed=allowed,
             )
+
+
+def _shared_rules(name: str, options: dict[str, Any]) -> Rules:
+    from .registry import rules_for
+
+    return rules_for(name, **options)
 
 
 def fits_foundation(card: Card, foundation: tuple[Card, ...]) -> bool:

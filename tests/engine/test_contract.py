@@ -139,6 +139,19 @@ def test_a_foundation_refusal_on_an_empty_foundation_says_it_takes_an_ace() -> N
     assert info.value.data == {"card": "JH", "pile": "f2", "top": None}
 
 
+@pytest.mark.parametrize("case", OPTION_SETS, ids=label)
+def test_states_and_outcomes_survive_pickling(case: tuple[str, dict[str, Any]]) -> None:
+    import pickle
+
+    game, options = case
+    for state in walk(game, options, 5, 6, steps=20):
+        again = pickle.loads(pickle.dumps(state))
+        assert again == state and again.rules is state.rules
+        assert again.legal_moves() == state.legal_moves()
+    outcome = solitaire.Outcome(None, "draw", {"1": 3, "2": 3})
+    assert pickle.loads(pickle.dumps(outcome)) == outcome
+
+
 def test_errors_survive_pickling_with_their_code_and_data() -> None:
     import pickle
 
