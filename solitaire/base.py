@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from .cards import FACE_DOWN, FACE_MASK, Card, card_text, face_text, parse_card, rank_of
-from .moves import IllegalMove, Move, NotYourPile, StaleMove, UnknownPile
+from .moves import IllegalMove, MalformedMove, Move, NotYourPile, StaleMove, UnknownPile
 
 Piles = tuple[tuple[Card, ...], ...]
 Counters = tuple[int, ...]
@@ -170,7 +170,12 @@ class State:
         :raises StaleMove: when its ``cards`` are not the cards it would move.
         :raises IllegalMove: when the rules do not allow it here.
         """
-        parsed = move if isinstance(move, Move) else Move.from_dict(move)
+        if isinstance(move, Move):
+            parsed = move
+            if type(move.count) is not int or move.count < 1:
+                raise MalformedMove("a move's 'count' must be a whole number of at least 1", field="count")
+        else:
+            parsed = Move.from_dict(move)
         if seat is not None:
             self.rules.check_seat(parsed, seat)
         if parsed.cards is not None:
@@ -471,6 +476,8 @@ class Rules:
         source = self.pile(move.source)
         self.pile(move.target)
         expected = move.cards or ()
+        if len(expected) != move.count:
+            raise MalformedMove("a move's 'cards' must name exactly the cards it moves", field="cards")
         if not self.moves_chosen_cards(state, move):
             raise IllegalMove(
                 f"a move from {move.source} to {move.target} does not name cards: send it without 'cards'",

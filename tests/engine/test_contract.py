@@ -282,6 +282,19 @@ def test_from_dict_refuses_wrong_types_lengths_and_characters_cleanly(data: Any)
     json.dumps(info.value.data)
 
 
+def test_apply_checks_a_hand_made_move_value_too() -> None:
+    state = solitaire.load("klondike", {"t1": ["KS", "QH"], "t2": ["KD"]})
+    for move in (
+        solitaire.Move("t1", "t3", 0),
+        solitaire.Move("t1", "t3", -1),
+        solitaire.Move("t1", "t3", True),
+    ):
+        with pytest.raises(solitaire.MalformedMove):
+            state.apply(move)
+    with pytest.raises(solitaire.MalformedMove):
+        state.apply(solitaire.Move("t1", "t3", 2, ("QH",)))
+
+
 def test_move_cards_round_trip_and_are_left_out_when_not_given() -> None:
     data = {"from": "t3", "to": "t4", "count": 2, "cards": ["10H", "9S"]}
     move = solitaire.Move.from_dict(data)
