@@ -43,7 +43,8 @@ def in_thread(function: Callable[..., T]) -> Callable[..., Any]:
     Not thread-sensitive: each call is one self-contained transaction, so any pool
     thread will do, and sockets of different games do not queue behind one thread.
     """
-    return database_sync_to_async(function, thread_sensitive=False)
+    hopping: Callable[..., Any] = database_sync_to_async(function, thread_sensitive=False)
+    return hopping
 
 
 def message_id_of(content: dict[str, Any]) -> str | int | None:

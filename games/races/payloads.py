@@ -16,6 +16,7 @@ from django.core.cache import cache
 from games.core import workers
 from games.core.actors import Actor
 from games.core.errors import Refused
+from games.core.options import described
 from games.models import Race
 from games.races import records
 from games.races.presence import connected_seats
@@ -26,7 +27,8 @@ def race_payload(snapshot: RaceSnapshot, seat: int | None, *, token: object = No
     """The race as ``seat`` (None: a spectator) may see it."""
     race = snapshot.race
     state = snapshot.state
-    contributions = state.rules.contributions(state)
+    view = state.view(seat)
+    contributions = view["contributions"]
     presence = connected_seats(race.pk)
     players = [
         {
@@ -55,7 +57,8 @@ def race_payload(snapshot: RaceSnapshot, seat: int | None, *, token: object = No
         "replay_url": f"/races/{race.pk}/replay/" if race.status == Race.Status.FINISHED else None,
         "created": race.created.isoformat(),
         "finished": race.finished.isoformat() if race.finished else None,
-        "state": state.view(seat),
+        "state": view,
+        "describe": described(state.rules),
     }
     if seat is not None or records.same_token(race.invite_token, token):
         payload["token"] = race.invite_token

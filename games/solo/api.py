@@ -157,17 +157,14 @@ async def hint(request: HttpRequest, game_id: int) -> HttpResponse:
 @answers_json
 async def winnable(request: HttpRequest, game_id: int) -> HttpResponse:
     """Was this (finished) game winnable from its deal? ``?views=1`` adds the views of
-    the winning line, for watching it. Seeing a winning line ends the game for good:
-    a game not won is abandoned (lost in the statistics, no undo), so the line cannot
-    be played back into a win."""
+    the winning line, for watching it. Asking settles a lost game for good (see
+    verdicts.finished_deal_for), so the line cannot be played back into a win."""
     await limits.acheck(request, "winnable", "was this winnable")
     views = request.GET.get("views", "") in ("1", "true", "yes")
     actor = await sync_to_async(actor_for_request)(request)
     deal = await sync_to_async(verdicts.finished_deal_for)(actor, game_id)
     verdict = await in_own_thread(verdicts.judge_deal)(deal)
     await sync_to_async(verdicts.keep_verdict)(deal, verdict)
-    if verdict.moves:
-        await sync_to_async(play.end_for_good)(actor, game_id)
     return JsonResponse(await in_own_thread(verdicts.verdict_payload)(deal, verdict, views))
 
 

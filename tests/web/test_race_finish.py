@@ -16,11 +16,12 @@ from typing import Any
 
 import pytest
 from asgiref.sync import sync_to_async
-from test_race_socket import Player, Socket, move, near_the_end, new_race, ready_and_start, start_from
+from test_race_socket import move, new_race, ready_and_start, start_from
 
 from games.models import Race
 from games.races import consumer as race_consumer
-from games.races import records as race_records
+from tests.support.positions import near_the_end
+from tests.support.sockets import Player, Socket
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.timeout(60)]
 
@@ -28,7 +29,6 @@ pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.timeout(60)]
 @pytest.fixture(autouse=True)
 def quick_countdown(settings: Any) -> None:
     settings.RACE_TICK_SECONDS = 0.25
-    race_records.states.clear()
 
 
 def finishing_line(seat: int) -> list[tuple[str, str]]:
@@ -104,6 +104,7 @@ async def test_when_either_seat_agrees_last_to_stop_both_seats_see_the_end(last:
     await close_all(one, two)
 
 
+@pytest.mark.slow
 async def test_when_both_seats_agree_to_stop_at_once_both_see_the_end() -> None:
     for _ in range(3):
         race_id, one, two = await started_race()
@@ -140,6 +141,7 @@ async def test_a_read_a_version_behind_the_group_message_does_not_lose_the_end(
     await close_all(one, two)
 
 
+@pytest.mark.slow
 async def test_a_spectator_sees_the_end_too() -> None:
     ana, ben, race = await new_race()
     race_id = race["id"]
