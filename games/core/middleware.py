@@ -90,7 +90,7 @@ class _Middleware:
 
 
 def is_api(request: HttpRequest) -> bool:
-    return request.path.startswith(API_PREFIX)
+    return bool(request.path.startswith(API_PREFIX))
 
 
 def refusal(request: HttpRequest, error: RateLimited | WorkerError) -> HttpResponse:
@@ -317,5 +317,5 @@ class OriginValidator:
         if scope["type"] == "websocket" and not origin_allowed(scope):
             logger.info("websocket refused: origin %r", _headers(scope).get("origin"))
             denier = WebsocketDenier()
-            return await denier(scope, receive, send)  # type: ignore[arg-type]
+            return await denier(scope, receive, send)  # type: ignore[arg-type,unused-ignore]
         return await self.application(scope, receive, send)
