@@ -15,6 +15,7 @@ from django.core.cache import cache
 
 from games.core import workers
 from games.core.actors import Actor
+from games.core.cache import VersionedCache
 from games.core.errors import Refused
 from games.core.options import described
 from games.models import Race
@@ -150,10 +151,26 @@ def replay_request(actor: Actor, race_id: object, token: object = None) -> bytes
 
 
 def replay_for(actor: Actor, race_id: object, token: object = None) -> dict[str, Any]:
-    """``replay_request`` as a dict, in this thread (which waits for the worker pool)."""
+    """``replay_request`` as a dict, in this thread (which waits for the worker pool);
+    the same dict again for the same race and version (a few kept per process).
+
+    :raises NotFound: when the caller may not see the race.
+    :raises Refused: while the race goes on.
+    """
+    snapshot, _ = records.get_race_for(actor, race_id, token)
+    race = snapshot.race
+    kept = replays.get((race.pk, race.seed), race.version)
+    if kept is not None:
+        return kept
     found = replay_request(actor, race_id, token)
     if isinstance(found, ReplayJob):
         function, args, kwargs = found.frames()
         found = found.body(workers.run_sync(function, *args, **kwargs))
-    replay: dict[str, Any] = json.loads(found)
-    return replay
+    kept = dict(json.loads(found))
+    replays.put((race.pk, race.seed), race.version, kept)
+    return kept
+
+
+# Replays as dicts, for replay_for's callers in this process: a few only, one can weigh a
+# megabyte. The API serves the cached JSON instead.
+replays: VersionedCache[tuple[int, int], dict[str, Any]] = VersionedCache("race replays", 8)
