@@ -199,9 +199,9 @@ def test_two_friends_race_from_the_home_page_to_the_result(server: dict[str, Any
     ana.wait_for_timeout(500)
     expect(card(ben, "p2.t3", "JC")).to_have_count(1)
 
-    # Ana resigns (a second click confirms); both see the result with both counts.
+    # Ana resigns (a dialog asks first); both see the result with both counts.
     ana.click("#resign")
-    ana.click("#resign")
+    ana.locator("dialog.confirm-dialog").get_by_role("button", name="Resign").click()
     expect(ana.locator("#result")).to_be_visible()
     expect(ben.locator("#result")).to_be_visible()
     expect(ben.locator("#result-title")).to_have_text("You won!")
