@@ -306,18 +306,18 @@ async function loadDaily() {
     box.querySelector(".daily-date").textContent = daily.date ? `Deal of ${daily.date}` : "";
     const rows = daily.results || [];
     if (!rows.length) {
-      results.replaceChildren(element("p", { className: "empty-note", textContent: "Nobody has finished today's Klondike yet." }));
+      const played = daily.played ? ` ${daily.played} played so far.` : "";
+      results.replaceChildren(
+        element("p", { className: "empty-note", textContent: `Nobody has won today's Klondike yet.${played}` }),
+      );
       return;
     }
     const list = element("ol", { className: "daily-list" });
     for (const row of rows.slice(0, 10)) {
-      list.append(
-        element("li", {
-          textContent: `${row.name || "A player"}: ${row.moves} moves, ${formatTime(row.elapsed || row.time || 0)}`,
-        }),
-      );
+      const who = row.you ? `${row.player} (you)` : row.player;
+      list.append(element("li", { textContent: `${who}: ${row.moves} moves, ${formatTime(row.seconds || 0)}` }));
     }
-    const best = daily.best ? `Today's best: ${daily.best.moves} moves, ${formatTime(daily.best.elapsed || daily.best.time || 0)}.` : "";
+    const best = daily.best ? `Today's best: ${daily.best.moves} moves in ${formatTime(daily.best.seconds || 0)}.` : "";
     results.replaceChildren(...(best ? [element("p", { textContent: best })] : []), list);
   } catch {
     results.replaceChildren();

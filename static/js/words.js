@@ -86,7 +86,9 @@ export function refusalSentence(error, context = {}) {
       return `Too late: ${who} just played the ${moving || "card"} there.`;
     }
     case "face_down":
-      return "Face-down cards can't be moved, and nothing goes on one.";
+      return "Face-down cards can't be moved.";
+    case "onto_face_down":
+      return "Nothing goes on a face-down card.";
     case "empty":
       return context.from ? `The ${lowerFirst(context.from)} is empty.` : "That pile is empty.";
     case "no_such_move":

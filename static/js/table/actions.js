@@ -99,7 +99,10 @@ export function bindActions(s, { requestRender, sendMove }) {
   function attemptMove(move, still = null) {
     clearSelection();
     clearHint();
-    const cards = cardsOf(s.view, move);
+    // A move names the cards it carries, so that the server can refuse it as stale if
+    // the table changed; draws and turning the waste over pick no cards.
+    const picksCards = kindOf(move.from) !== "stock" && kindOf(move.to) !== "stock";
+    const cards = picksCards ? cardsOf(s.view, move) : null;
     return sendMove(cards ? { ...move, cards } : move, still);
   }
 
