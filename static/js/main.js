@@ -274,6 +274,13 @@ function start() {
     });
   }
 
+  // The "More" menu closes once an item is chosen, or on a click elsewhere.
+  const menu = page.querySelector(".more");
+  menu.querySelector(".menu").addEventListener("click", () => menu.removeAttribute("open"));
+  document.addEventListener("pointerdown", (event) => {
+    if (menu.open && !menu.contains(event.target)) menu.removeAttribute("open");
+  });
+
   controls.undo.addEventListener("click", undo);
   controls.redo.addEventListener("click", redo);
   controls.hint.addEventListener("click", hint);
