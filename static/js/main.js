@@ -95,6 +95,7 @@ function start() {
     },
     onHelp: () => controls.keysDialog.showModal(),
     description: initial.describe,
+    fill: true,
   });
   const status = createStatusView(controls);
   const line = createLineView(controls, {

@@ -93,6 +93,7 @@ function start() {
     onNotice: (text) => toast(text),
     onHelp: () => el.keysDialog.showModal(),
     description: initial.describe,
+    fill: true,
   });
   const countdown = createCountdown(el, {
     onGo: () => {

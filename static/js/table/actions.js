@@ -188,7 +188,7 @@ export function bindActions(s, { requestRender, sendMove }) {
   function setFocus(pile, moveFocus = true) {
     if (!s.pileEls.has(pile)) return;
     s.focusPile = pile;
-    for (const [id, el] of s.pileEls) el.tabIndex = id === pile ? 0 : -1;
+    for (const [id, el] of s.pileEls) el.tabIndex = id === pile && config.focusable !== false ? 0 : -1;
     if (moveFocus) s.pileEls.get(pile).focus();
   }
 

@@ -321,7 +321,7 @@ function paintPiles(s) {
     el.classList.toggle("empty", count === 0);
     el.dataset.mark = count === 0 ? emptyMark(s, box) : "";
     el.dataset.count = String(count);
-    el.tabIndex = id === s.focusPile ? 0 : -1;
+    el.tabIndex = id === s.focusPile && s.config.focusable !== false ? 0 : -1;
     el.setAttribute("aria-label", describePile(view, box));
     const badge = s.badgeEls.get(id);
     if (badge) {

@@ -82,9 +82,22 @@ export function createTable(root, config = {}) {
   };
   const unbinders = [];
 
+  /**
+   * The room for the table. A page that sizes the table itself (`fill`, as the play
+   * and race pages do, so that they never scroll) gives its box; otherwise the table
+   * takes the window's height below its top, or what `measure` says.
+   */
   function measure() {
-    if (config.measure) return config.measure(root);
-    return { width: root.clientWidth, height: root.clientHeight };
+    if (config.fill) return { width: root.clientWidth, height: root.clientHeight };
+    let box;
+    if (config.measure) {
+      box = config.measure(root);
+    } else {
+      const top = root.getBoundingClientRect().top + window.scrollY;
+      box = { width: root.clientWidth, height: Math.max(300, window.innerHeight - top - 10) };
+    }
+    root.style.height = `${box.height}px`;
+    return box;
   }
 
   /** Recompute the layout if the space, the game or the layout options changed. */
