@@ -53,6 +53,16 @@ def test_no_serious_accessibility_violations(browser: Browser, live_server_url: 
             page.goto(url)
             page.wait_for_load_state("networkidle")
             problems += [f"{name}: {text}" for text in serious_violations(page)]
+            # Every page names its icon and the web-app manifest, so the site installs.
+            for rel in ("icon", "manifest", "apple-touch-icon"):
+                if page.locator(f'link[rel="{rel}"]').count() != 1:
+                    problems.append(f"{name}: no link rel={rel}")
         assert not problems, "\n".join(problems)
+        manifest = page.request.get(page.locator('link[rel="manifest"]').get_attribute("href") or "")
+        assert manifest.ok
+        described = manifest.json()
+        assert described["start_url"] == "/" and described["display"] == "standalone"
+        for icon in described["icons"]:
+            assert page.request.get(icon["src"]).ok, icon
     finally:
         context.close()
