@@ -144,30 +144,43 @@ function seatRow(prefix, x0, y0, scale, extra) {
 // showing, so one's own cards can be large.
 const COMPACT_SCALE = 0.34;
 
+/**
+ * Double on a phone: the opponent as a strip of squared piles at the top, the eight
+ * foundations a little smaller, then one's own stock and waste above seven columns
+ * that span the width, so one's own cards come out as large as in Klondike.
+ */
+function doubleCompact(me, them) {
+  const width = 7 * STEP - GAP;
+  const strip = COMPACT_SCALE;
+  const stripX = (width - 9 * STEP * strip) / 2;
+  const opponent = seatRow(`p${them}.`, stripX, 0, strip, { owner: them, opponent: true }).map((p) => ({
+    ...p,
+    fan: "none",
+    show: undefined,
+  }));
+  const foundationScale = 0.8;
+  const foundationY = strip * H + ROW_GAP;
+  const foundationStep = STEP * foundationScale;
+  const foundationX = (width - (8 * foundationStep - GAP * foundationScale)) / 2;
+  const ownY = foundationY + foundationScale * H + ROW_GAP;
+  const tableauY = ownY + H + ROW_GAP;
+  const piles = [
+    ...opponent,
+    ...range(8).map((f) =>
+      pile(`f${f}`, "foundation", foundationX + (f - 1) * foundationStep, foundationY, { scale: foundationScale }),
+    ),
+    pile(`p${me}.stock`, "stock", 0, ownY, { badge: true, owner: me }),
+    pile(`p${me}.waste`, "waste", STEP, ownY, { fan: "right", show: 3, owner: me }),
+    ...range(7).map((t) => pile(`p${me}.t${t}`, "tableau", (t - 1) * STEP, tableauY, { fan: "down", owner: me })),
+  ];
+  return { piles, width, height: tableauY + TABLEAU_ROOM };
+}
+
 function double(view, options = {}) {
   const me = view.player === 2 ? 2 : 1;
   const them = 3 - me;
   const width = 9 * STEP - GAP;
-  if (options.compactOpponent) {
-    const scale = COMPACT_SCALE;
-    const stripWidth = 9 * STEP * scale;
-    const stripRoom = scale * H + ROW_GAP;
-    const foundationY = stripRoom + ROW_GAP;
-    const ownY = foundationY + H + ROW_GAP;
-    const foundationX = (width - (8 * STEP - GAP)) / 2;
-    const strip = seatRow(`p${them}.`, (width - stripWidth) / 2, 0, scale, { owner: them, opponent: true }).map((p) => ({
-      ...p,
-      fan: "none",
-      show: undefined,
-      badge: true,
-    }));
-    const piles = [
-      ...strip,
-      ...range(8).map((f) => pile(`f${f}`, "foundation", foundationX + (f - 1) * STEP, foundationY)),
-      ...seatRow(`p${me}.`, 0, ownY, 1, { owner: me }),
-    ];
-    return { piles, width, height: ownY + TABLEAU_ROOM };
-  }
+  if (options.compactOpponent) return doubleCompact(me, them);
   const opponentWidth = width * OPPONENT_SCALE;
   // Room for a ten-card run at the tightest fan of small cards, so the opponent's long
   // columns do not cover the foundations.
