@@ -37,7 +37,8 @@ def in_thread(function: Callable[..., T]) -> Callable[..., Any]:
     Not thread-sensitive: each call is one self-contained transaction, so any pool
     thread will do, and sockets of different games do not queue behind one thread.
     """
-    return database_sync_to_async(function, thread_sensitive=False)
+    hopping: Callable[..., Any] = database_sync_to_async(function, thread_sensitive=False)
+    return hopping
 
 
 def message_id_of(content: dict[str, Any]) -> str | int | None:
@@ -48,7 +49,7 @@ def message_id_of(content: dict[str, Any]) -> str | int | None:
     return message_id
 
 
-class JsonSocket(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
+class JsonSocket(AsyncJsonWebsocketConsumer):
     """A consumer of JSON objects sent as text, each at most ``MAX_MESSAGE_BYTES``."""
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:

@@ -38,7 +38,8 @@ def clean_name(actor: Actor, name: object) -> str:
     if actor.user_id is not None:
         user = get_user_model().objects.filter(pk=actor.user_id).first()
         if user is not None:
-            return user.get_username()[:MAX_NAME_LENGTH]
+            username: str = user.get_username()
+            return username[:MAX_NAME_LENGTH]
     if not isinstance(name, str) or not name.strip():
         raise BadRequest("choose a display name for the race", "name_required")
     cleaned = " ".join(name.split())
@@ -52,7 +53,7 @@ def _seat_for(actor: Actor, race: Race, number: int, name: str) -> RaceSeat:
 
 
 def _new_race(options: dict[str, Any], start_position: dict[str, Any] | None = None) -> Race:
-    return Race.objects.create(
+    race: Race = Race.objects.create(
         options=options,
         seed=secrets.randbits(SEED_BITS),
         start_position=start_position,
@@ -60,6 +61,7 @@ def _new_race(options: dict[str, Any], start_position: dict[str, Any] | None = N
         watch_token=secrets.token_urlsafe(18),
         version=1,
     )
+    return race
 
 
 def create_race(actor: Actor, options: object = None, name: object = None) -> RaceSnapshot:

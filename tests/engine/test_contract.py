@@ -14,7 +14,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import solitaire
 from solitaire.registry import rules_for
@@ -106,6 +107,18 @@ def test_a_double_move_across_seats_is_not_your_pile() -> None:
         state.apply(mv("p1.t1", "p2.t2"))
     assert info.value.code == "not_your_pile"
     assert info.value.data == {"source": "p1.t1", "target": "p2.t2", "seat": 1, "other_seat": 2}
+
+
+def test_a_seat_may_not_move_the_other_seats_cards() -> None:
+    state = solitaire.load("double", {"p1.t1": ["9H"], "p1.t2": ["10S"], "p2.t1": ["9D"], "p2.t2": ["10C"]})
+    with pytest.raises(solitaire.NotYourPile) as info:
+        state.apply(mv("p2.t1", "p2.t2"), seat=1)
+    assert info.value.data == {"source": "p2.t1", "target": "p2.t2", "seat": 1, "other_seat": 2}
+    assert state.apply(mv("p2.t1", "p2.t2"), seat=2) == state.apply(mv("p2.t1", "p2.t2"))
+    with pytest.raises(solitaire.UnknownPile):
+        state.apply(mv("t1", "f1"), seat=1)
+    solo = solitaire.load("klondike", {"t1": ["9H"], "t2": ["10S"]})
+    assert solo.apply(mv("t1", "t2"), seat=1) == solo.apply(mv("t1", "t2"))
 
 
 def test_a_tableau_refusal_names_both_cards_and_the_pile() -> None:
@@ -562,3 +575,36 @@ def test_josephine_whole_sequences_lets_only_the_whole_run_move() -> None:
     assert info.value.code == "whole_sequence"
     assert state.apply(mv("t1", "t3", 4)).to_position()["t3"] == ["JH", "10H", "9H", "8H", "7H"]
     assert mv("t1", "t2", 1) not in [m.to_dict() for m in state.legal_moves()]
+
+
+JSON = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=20),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4),
+    max_leaves=12,
+)
+MOVE_LIKE = st.fixed_dictionaries(
+    {},
+    optional={
+        "from": JSON | st.sampled_from(["t1", "stock", "p1.t1", "f1"]),
+        "to": JSON | st.sampled_from(["t2", "waste", "f1"]),
+        "count": JSON | st.integers(min_value=-2, max_value=200),
+        "cards": JSON | st.lists(st.sampled_from(["AH", "10S", "7H:1", "ah", "1H"]), max_size=3),
+    },
+)
+
+
+@settings(max_examples=150, deadline=None, database=None)
+@given(data=JSON | MOVE_LIKE)
+def test_any_json_is_a_move_or_a_malformed_move_and_apply_never_fails_otherwise(data: Any) -> None:
+    try:
+        move = solitaire.Move.from_dict(data)
+    except solitaire.MalformedMove as error:
+        assert error.code == "bad_move"
+        str(error).encode("utf-8")
+        return
+    assert solitaire.Move.from_dict(move.to_dict()) == move
+    for game in ("klondike", "double"):
+        try:
+            solitaire.new_game(game, seed=1).apply(move)
+        except solitaire.MoveError as error:
+            assert error.code in ERROR_CODES
