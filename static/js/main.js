@@ -139,6 +139,8 @@ function start() {
       announcedResult = false;
       controls.message.hidden = true;
       result.close();
+    } else {
+      result.update(next);
     }
     if (next.state.can_auto_finish && !before.state.can_auto_finish && next.status === "playing") {
       toast("Every card can go up now: press Auto-finish (A).");

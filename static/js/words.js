@@ -79,7 +79,7 @@ export function refusalSentence(error, context = {}) {
       if (moving && code === "foundation") return withRule(`The ${moving} can't start a foundation`);
       break;
     case "space":
-      if (moving) return withRule(`The ${moving} can't fill an empty column`);
+      if (moving) return withRule(`The ${moving} can't go into the empty ${context.to ? to : "pile"}`);
       break;
     case "foundation_taken": {
       const who = context.ownerName ? context.ownerName(data.owner) : "Your opponent";

@@ -112,6 +112,11 @@ export function createResultView(dialog, actions) {
       }
       return result.message(game);
     },
+    /** Keep an open dialog true to a game that changed (a lost game settled by asking). */
+    update(next) {
+      game = next;
+      dialog.querySelector(".r-undo").hidden = game.status !== "lost";
+    },
     close() {
       if (dialog.open) dialog.close();
     },

@@ -261,10 +261,13 @@ export function pileLabel(id, view, description = null) {
   const described = description && description.piles && (description.piles[id] || (seatMatch && description.piles[seatMatch[2]]));
   if (described && described.label) {
     let label = described.label;
-    if (seatMatch && !description.piles[id]) {
+    if (seatMatch && view.player != null) {
+      // "Player 1's pile 3" reads "Your pile 3" (or "Opponent's pile 3") to a seated player.
       const seat = Number(seatMatch[1]);
-      const who = view.player == null ? `Player ${seat}` : seat === view.player ? "Your" : "Opponent's";
-      label = `${who} ${label.charAt(0).toLowerCase()}${label.slice(1)}`;
+      const who = seat === view.player ? "Your" : "Opponent's";
+      const owned = new RegExp(`^Player ${seat}'s `);
+      if (owned.test(label)) label = label.replace(owned, `${who} `);
+      else if (!description.piles[id]) label = `${who} ${label.charAt(0).toLowerCase()}${label.slice(1)}`;
     }
     return label;
   }
