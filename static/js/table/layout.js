@@ -27,6 +27,7 @@ export const FAN = {
   minUp: 0.17,
   minUpCompact: 0.25,
   right: 0.24, // a draw-three waste fanned sideways, share of card width
+  rightCompact: 0.36, // the same with compact faces, whose big index is wider
 };
 
 /** Below this width a card shows its compact face (big rank, one big suit). */

@@ -83,7 +83,7 @@ function placePile(box, cards) {
   } else if (box.fan === "right" || box.fan === "left") {
     const first = Math.max(0, n - box.show);
     const sign = box.fan === "left" ? -1 : 1;
-    offsets = cards.map((_, i) => sign * Math.max(0, i - first) * FAN.right * box.w);
+    offsets = cards.map((_, i) => sign * Math.max(0, i - first) * (box.compact ? FAN.rightCompact : FAN.right) * box.w);
     horizontal = true;
   } else {
     offsets = cards.map(() => 0);
