@@ -212,3 +212,33 @@ def test_a_tab_whose_game_moved_to_an_account_offers_a_reload(page: Page, contex
     expect(message).to_contain_text("moved to your account")
     expect(message.get_by_role("button", name="Reload")).to_be_visible()
     assert shown_version(page) == 0
+
+
+@pytest.mark.parametrize("motion", ["no-preference", "reduce"])
+def test_the_win_cascade_respects_reduced_motion(page: Page, context: BrowserContext, motion: str) -> None:
+    if not safe_moves_in_payload(page):
+        pytest.skip("the server's game payload has no safe_moves yet")
+    for deal in range(600, 700):
+        created = new_game(page, "klondike", OPEN_KLONDIKE, deal=deal)
+        if created["safe_moves"]:
+            break
+    # Cards on the foundations, for the cascade to throw.
+    for move in created["safe_moves"]:
+        status, _ = api(page, "POST", f"/api/games/{created['id']}/moves", {"move": move})
+        assert status == 200
+    moving = context.browser.new_context(
+        base_url=page.url.split("/", 3)[0] + "//" + page.url.split("/", 3)[2],
+        reduced_motion=motion,
+        storage_state=context.storage_state(),
+    )
+    try:
+        other = moving.new_page()
+        open_game(other, created["url"])
+        other.evaluate("window.patience.table.celebrate()")
+        running = other.evaluate("document.getAnimations().length")
+    finally:
+        moving.close()
+    if motion == "reduce":
+        assert running == 0
+    else:
+        assert running > 0

@@ -25,6 +25,9 @@ import { bindKeyboard } from "./keyboard.js";
 import { bindActions } from "./actions.js";
 import { predict } from "./predict.js";
 
+// How long a move the server took may wait for the state that shows it.
+const ACK_STATE_MS = 3000;
+
 /** The count of a move; the contract lets it default to 1. */
 export function countOf(move) {
   return move.count || 1;
@@ -182,6 +185,12 @@ export function createTable(root, config = {}) {
           if (!s.drag) requestRender();
         } else {
           entry.ackVersion = version;
+          // Should the state it announced never come, do not keep the picture forever.
+          setTimeout(() => {
+            if (!s.predictions.includes(entry)) return;
+            settle(entry);
+            if (!s.drag) requestRender();
+          }, ACK_STATE_MS);
         }
         return true;
       },
