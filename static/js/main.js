@@ -94,6 +94,7 @@ function start() {
       if (!controls.autofinish.hidden) autoFinish();
     },
     onHelp: () => controls.keysDialog.showModal(),
+    paused: () => status.paused,
     description: initial.describe,
     fill: true,
   });

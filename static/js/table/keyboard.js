@@ -122,6 +122,8 @@ export function bindKeyboard(s, ctl) {
     if (!s.view || !s.layout || event.defaultPrevented) return;
     if (event.ctrlKey || event.metaKey || event.altKey || isTyping(event.target)) return;
     if (document.querySelector("dialog[open]")) return;
+    // While the game is paused only P (resume) does anything.
+    if (s.config.paused && s.config.paused() && event.key.toLowerCase() !== "p") return;
     const inTable = s.root.contains(document.activeElement);
     const key = event.key;
     const pile = s.focusPile;
