@@ -259,8 +259,8 @@ class WorkerPool:
         start_method: str = "forkserver",
         preload: tuple[str, ...] = ("solitaire",),
     ) -> None:
-        if processes < 1 or queue_size < 0:
-            raise ValueError("a pool needs at least one process and a queue of zero or more")
+        if processes < 1 or queue_size < 1:
+            raise ValueError("a pool needs at least one process and room for at least one waiting job")
         self.processes = processes
         self.queue_size = queue_size
         self.cpu_seconds = cpu_seconds
@@ -268,9 +268,7 @@ class WorkerPool:
         self._start_method = start_method
         self._preload = preload
         # Waiting jobs; a slot's helper thread takes one as soon as its worker is free.
-        self._jobs: queue.Queue[_Job | None] = queue.Queue(maxsize=max(queue_size, 1))
-        self._zero_queue = queue_size == 0
-        self._idle = threading.Semaphore(processes)
+        self._jobs: queue.Queue[_Job | None] = queue.Queue(maxsize=queue_size)
         self._workers: list[_Worker] = []
         self._threads: list[threading.Thread] = []
         self._lock = threading.Lock()
@@ -326,20 +324,15 @@ class WorkerPool:
         self, fn: Callable[..., T], *args: Any, cpu_seconds: float | None = None, **kwargs: Any
     ) -> concurrent.futures.Future[T]:
         """Queue ``fn(*args, **kwargs)``; its future. Raises :class:`Busy` at once when the
-        queue is full (or, with a queue of zero, when no worker is idle)."""
+        queue is full."""
         if self._closed:
             raise Busy("the server is shutting down")
         self.start()
         job = _Job(fn, args, kwargs, self.cpu_seconds if cpu_seconds is None else cpu_seconds)
-        if self._zero_queue and not self._idle.acquire(blocking=False):
-            raise Busy("every worker is busy; try again shortly")
         try:
             self._jobs.put_nowait(job)
         except queue.Full:
             raise Busy("every worker is busy and the queue is full; try again shortly") from None
-        finally:
-            if self._zero_queue:
-                self._idle.release()
         return job.future
 
     async def run(
