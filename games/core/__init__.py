@@ -9,6 +9,9 @@
     http          JSON bodies and error answers for the views
     options       validated_options; described(rules)
     health        the /healthz check
+    workers       the bounded pool of worker processes for CPU work (hints, searches, replays)
+    limits        rate limits, socket caps and strict JSON input
+    middleware    JSON API errors, security headers, login throttling, the WebSocket Origin check
 
 Nothing here knows a room (games.solo, games.races); a test checks it.
 """
