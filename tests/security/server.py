@@ -67,7 +67,6 @@ def serve(**overrides: str) -> Iterator[Server]:
         home = Path(directory)
         env = {
             **os.environ,
-            "DATABASE_URL": f"sqlite:///{home / 'site.sqlite3'}",
             "DEBUG": "1",
             "VAR_DIR": str(home),
             "DEAL_SECRET": DEAL_SECRET,
@@ -77,6 +76,9 @@ def serve(**overrides: str) -> Iterator[Server]:
             "LOG_LEVEL": "WARNING",
             **overrides,
         }
+        # The site's own SQLite settings (VAR_DIR/db.sqlite3: WAL, IMMEDIATE transactions,
+        # a busy timeout); a sqlite:// DATABASE_URL would lose them and lock under load.
+        env.pop("DATABASE_URL", None)
         env.pop("REDIS_URL", None)
         subprocess.run(
             [sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"], cwd=ROOT, env=env, check=True
