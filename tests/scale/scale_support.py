@@ -182,7 +182,7 @@ def server_environment(database: str, static_root: Path, var_dir: Path) -> dict[
         "VAR_DIR": str(var_dir),
         "DEBUG": "0",
         "SECRET_KEY": "scale-suite-secret-key-not-for-production-0123456789",
-        "DEAL_SECRET": "scale-suite-deal-secret",
+        "DEAL_SECRET": "scale-suite-deal-secret-not-for-production-0123456789",
         "DATABASE_URL": database,
         "REDIS_URL": redis_url(),
         "ALLOWED_HOSTS": "127.0.0.1,localhost",
