@@ -50,25 +50,23 @@ function showOptionsFor(game) {
   for (const box of form.querySelectorAll(".options")) box.hidden = box.dataset.game !== game;
 }
 
-/** The options of the chosen game, typed as the engine expects. */
+/**
+ * The options of the chosen game as its part of the form says: a checkbox is true or
+ * false, a chosen radio its value (a whole number when it looks like one, null when
+ * empty). The form is the template's; the server checks the options.
+ */
 function readOptions(game) {
-  const value = (name) => form.querySelector(`[data-game="${game}"] input[name="${name}"]:checked`)?.value;
-  const checked = (name) => form.querySelector(`[data-game="${game}"] input[name="${name}"]`).checked;
-  if (game === "klondike") {
-    const passes = value("passes");
-    const scoring = value("scoring");
-    return {
-      draw: Number(value("draw")),
-      passes: passes ? Number(passes) : null,
-      scoring: scoring || null,
-      whole_sequences: checked("whole_sequences"),
-      any_card_in_space: checked("any_card_in_space"),
-      foundation_to_tableau: checked("foundation_to_tableau"),
-      face_up: checked("face_up"),
-    };
+  const box = form.querySelector(`.options[data-game="${CSS.escape(game)}"]`);
+  const options = {};
+  if (!box) return options;
+  for (const input of box.querySelectorAll("input[name]")) {
+    if (input.type === "checkbox") options[input.name] = input.checked;
+    else if (input.type === "radio" && input.checked) {
+      const value = input.value;
+      options[input.name] = value === "" ? null : /^\d+$/.test(value) ? Number(value) : value;
+    }
   }
-  if (game === "casket") return { hard: checked("hard") };
-  return {};
+  return options;
 }
 
 /** Fill the form from a shared link: /?game=klondike&deal=123&options={...}. */
@@ -301,14 +299,15 @@ async function loadDaily() {
   }
   const results = document.getElementById("daily-results");
   try {
-    const query = new URLSearchParams({ game: "klondike", options: JSON.stringify(lastOptions().klondike || readOptions("klondike")) });
+    const game = chosenGame();
+    const query = new URLSearchParams({ game, options: JSON.stringify(lastOptions()[game] || readOptions(game)) });
     const daily = await api("GET", `/api/daily?${query}`);
     box.querySelector(".daily-date").textContent = daily.date ? `Deal of ${daily.date}` : "";
     const rows = daily.results || [];
     if (!rows.length) {
       const played = daily.played ? ` ${daily.played} played so far.` : "";
       results.replaceChildren(
-        element("p", { className: "empty-note", textContent: `Nobody has won today's Klondike yet.${played}` }),
+        element("p", { className: "empty-note", textContent: `Nobody has won this deal yet today.${played}` }),
       );
       return;
     }

@@ -242,3 +242,18 @@ def test_the_win_cascade_respects_reduced_motion(page: Page, context: BrowserCon
         assert running == 0
     else:
         assert running > 0
+
+
+def test_a_deal_is_shared_with_the_share_sheet_or_copied(page: Page) -> None:
+    created = new_game(page, "klondike", OPEN_KLONDIKE, deal=509)
+    open_game(page, created["url"])
+    # With a share sheet (a phone): the link goes to it.
+    page.evaluate("navigator.share = (data) => { window.shared = data; return Promise.resolve(); }")
+    page.locator("#deal").click()
+    page.wait_for_function("window.shared")
+    shared = page.evaluate("window.shared")
+    assert "deal=509" in shared["url"] and shared["url"].startswith("http")
+    # Without one: the link is copied, or shown when copying is not allowed.
+    page.evaluate("delete navigator.share; navigator.share = undefined")
+    page.locator("#deal").click()
+    expect(page.locator(".toast").last).to_contain_text("deal #509")
