@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from .cards import FACE_DOWN, FACE_MASK, Card, card_text, face_text, parse_card, rank_of
-from .moves import IllegalMove, Move, NotYourPile, StaleMove, UnknownPile
+from .moves import IllegalMove, MalformedMove, Move, NotYourPile, StaleMove, UnknownPile
 
 Piles = tuple[tuple[Card, ...], ...]
 Counters = tuple[int, ...]
@@ -48,7 +48,8 @@ class Outcome:
     scores: dict[str, int] | None = field(default=None, hash=False)
 
     def to_dict(self) -> dict[str, Any]:
-        return {"winner": self.winner, "reason": self.reason, "scores": self.scores}
+        scores = None if self.scores is None else dict(self.scores)
+        return {"winner": self.winner, "reason": self.reason, "scores": scores}
 
 
 # How many positions the "is anything still possible?" search may visit before it
@@ -57,17 +58,25 @@ STUCK_SEARCH_LIMIT = 600
 
 
 class Option:
-    """One typed option: its default and a check that explains a bad value."""
+    """One typed option: its default and a check that explains a bad value.
 
-    def __init__(self, default: Any, check: Callable[[Any], bool], expects: str) -> None:
+    ``quiet`` marks an option added after games were already being saved: while it is
+    at its default it is left out of ``Rules.options``, so that keys made from the
+    options (the web app's deal numbers and statistics) stay what they were.
+    """
+
+    def __init__(
+        self, default: Any, check: Callable[[Any], bool], expects: str, *, quiet: bool = False
+    ) -> None:
         self.default = default
         self.check = check
         self.expects = expects
+        self.quiet = quiet
 
 
-def boolean(default: bool) -> Option:
+def boolean(default: bool, *, quiet: bool = False) -> Option:
     """A yes/no option: exactly ``True`` or ``False`` (not 1 or 0)."""
-    return Option(default, lambda v: type(v) is bool, "True or False")
+    return Option(default, lambda v: type(v) is bool, "True or False", quiet=quiet)
 
 
 def choice(default: Any, *values: Any) -> Option:
@@ -124,6 +133,10 @@ class State:
     def __hash__(self) -> int:
         return hash((self.piles, self.counters))
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        # States cross process boundaries (worker pools): rebuild, never set attributes.
+        return (State, (self.rules, self.piles, self.counters))
+
     def __repr__(self) -> str:
         return self.rules.describe_state(self)
 
@@ -157,7 +170,12 @@ class State:
         :raises StaleMove: when its ``cards`` are not the cards it would move.
         :raises IllegalMove: when the rules do not allow it here.
         """
-        parsed = move if isinstance(move, Move) else Move.from_dict(move)
+        if isinstance(move, Move):
+            parsed = move
+            if type(move.count) is not int or move.count < 1:
+                raise MalformedMove("a move's 'count' must be a whole number of at least 1", field="count")
+        else:
+            parsed = Move.from_dict(move)
         if seat is not None:
             self.rules.check_seat(parsed, seat)
         if parsed.cards is not None:
@@ -275,7 +293,12 @@ class Rules:
             if not option.check(value):
                 raise ValueError(f"{self.name} option {key!r} must be {option.expects}")
             values[key] = value
-        self.options: dict[str, Any] = values
+        self.settings: dict[str, Any] = values  # every option, defaults included
+        self.options: dict[str, Any] = {
+            key: value
+            for key, value in values.items()
+            if not (self.OPTIONS[key].quiet and value == self.OPTIONS[key].default)
+        }
         self.pile_ids, self.roles = self.declare_piles()
         self.index = {pile_id: i for i, pile_id in enumerate(self.pile_ids)}
         self.foundations = tuple(i for i, r in enumerate(self.roles) if r == FOUNDATION)
@@ -293,6 +316,10 @@ class Rules:
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self.options_text() or 'default options'}>"
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Unpickled rules are the shared ones of ``rules_for``.
+        return (_shared_rules, (self.name, self.settings))
 
     # --- hooks each game fills in -------------------------------------------------
 
@@ -449,6 +476,8 @@ class Rules:
         source = self.pile(move.source)
         self.pile(move.target)
         expected = move.cards or ()
+        if len(expected) != move.count:
+            raise MalformedMove("a move's 'cards' must name exactly the cards it moves", field="cards")
         if not self.moves_chosen_cards(state, move):
             raise IllegalMove(
                 f"a move from {move.source} to {move.target} does not name cards: send it without 'cards'",
@@ -785,6 +814,12 @@ class Rules:
                 count=move.count,
                 allowed=allowed,
             )
+
+
+def _shared_rules(name: str, options: dict[str, Any]) -> Rules:
+    from .registry import rules_for
+
+    return rules_for(name, **options)
 
 
 def fits_foundation(card: Card, foundation: tuple[Card, ...]) -> bool:

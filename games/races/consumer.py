@@ -24,6 +24,7 @@ from urllib.parse import parse_qs
 
 from django.utils import timezone
 
+import solitaire
 from games.core.actors import Actor, actor_for_scope
 from games.core.errors import NotFound, ServiceError
 from games.core.sockets import JsonSocket, in_thread, message_id_of
@@ -41,13 +42,18 @@ def _read(actor: Actor, race_id: int, token: str | None) -> dict[str, Any]:
 
 
 def _change(
-    actor: Actor, race_id: int, kind: str, content: dict[str, Any], token: str | None
+    actor: Actor,
+    race_id: int,
+    kind: str,
+    move: solitaire.Move | None,
+    client_id: str | int | None,
+    token: str | None,
 ) -> dict[str, Any]:
     """Make a change; returns the sender's ``state`` message after it (for a repeat, of the
     race as it is). The snapshot is the committed race, so the sender's socket needs no
     second read of it: rendering it here saves a thread hop and two queries a move."""
-    if kind == "move":
-        snapshot = play.play_move(actor, race_id, play.parse_move(content.get("move")), content.get("id"))
+    if move is not None:
+        snapshot = play.play_move(actor, race_id, move, client_id)
     elif kind == "ready":
         snapshot = lobby.set_ready(actor, race_id)
     elif kind == "resign":
@@ -125,7 +131,9 @@ class RaceConsumer(JsonSocket):
             await self.send_error(None, "a move needs an id", "bad_request")
             return
         try:
-            state = await in_thread(_change)(self.actor, self.race_id, kind, content, self.token)
+            # A move is parsed once, here at the edge; the service gets a solitaire.Move.
+            move = play.parse_move(content.get("move")) if kind == "move" else None
+            state = await in_thread(_change)(self.actor, self.race_id, kind, move, message_id, self.token)
         except ServiceError as error:
             await self.send_refusal(message_id, error)
             return

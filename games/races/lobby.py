@@ -18,6 +18,7 @@ from django.db.models import Q
 
 import solitaire
 from games.core.actors import Actor
+from games.core.client_ids import storable
 from games.core.errors import BadRequest, NotFound, Refused
 from games.core.options import validated_options
 from games.core.transactions import writing
@@ -42,6 +43,8 @@ def clean_name(actor: Actor, name: object) -> str:
             return username[:MAX_NAME_LENGTH]
     if not isinstance(name, str) or not name.strip():
         raise BadRequest("choose a display name for the race", "name_required")
+    if not storable(name):
+        raise BadRequest("a display name may not hold a NUL or a lone surrogate", "bad_name")
     cleaned = " ".join(name.split())
     if len(cleaned) > MAX_NAME_LENGTH:
         raise BadRequest(f"a display name may be at most {MAX_NAME_LENGTH} characters", "name_too_long")
@@ -177,12 +180,15 @@ def rematch(actor: Actor, race_id: object) -> RaceSnapshot:
     Either player may ask; the second asking gets the same new race. Both press Ready
     again in it.
 
-    :raises Refused: for a spectator, or before the end.
+    :raises NotFound: for anyone but the two players.
+    :raises Refused: before the end.
     """
     with writing():
         snapshot = records.load_snapshot(race_id, lock=True)
         race = snapshot.race
-        records.seated(snapshot, actor)
+        if snapshot.seat_of(actor) is None:
+            # An outsider cannot tell a race that exists from one that does not.
+            raise NotFound("there is no such race")
         if race.status != Race.Status.FINISHED:
             raise Refused("a rematch can start once this race is over", "not_finished")
         if race.rematch_id is not None:

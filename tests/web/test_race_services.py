@@ -11,7 +11,7 @@ import solitaire
 from games.core import errors
 from games.core.actors import Actor
 from games.models import Race, RaceMove
-from games.races import lobby, play, records
+from games.races import lobby, payloads, play, records
 from games.races.payloads import race_payload
 from tests.support.positions import almost_blocked, near_the_end
 
@@ -151,3 +151,25 @@ def test_a_move_naming_cards_no_longer_there_is_stale(ana: Actor, ben: Actor) ->
     named = solitaire.Move("p1.t3", "f1", 1, ("JC",))
     assert play.play_move(ana, race_id, named).applied
     assert RaceMove.objects.get(race_id=race_id).move == {"from": "p1.t3", "to": "f1", "count": 1}
+
+
+@pytest.mark.parametrize("name", ["Ana\x00", "Ana\ud800"])
+def test_a_name_that_cannot_be_stored_is_refused(ana: Actor, name: str) -> None:
+    assert refusal(lobby.create_race, ana, {}, name) == "bad_name"
+    assert not Race.objects.exists()
+
+
+def test_an_outsider_asking_for_a_rematch_cannot_tell_the_race_exists(ana: Actor, ben: Actor) -> None:
+    race_id = started_race(ana, ben)
+    play.resign(ana, race_id)
+    assert refusal(lobby.rematch, Actor(token="outsider"), race_id) == "not_found"
+    assert refusal(lobby.rematch, Actor(token="outsider"), race_id + 1000) == "not_found"
+
+
+def test_a_finished_races_replay_is_built_once(ana: Actor, ben: Actor) -> None:
+    race_id = started_race(ana, ben)
+    play.play_move(ana, race_id, move("p1.stock", "p1.waste"))
+    play.resign(ana, race_id)
+    first = payloads.replay_for(ana, race_id)
+    assert len(first["frames"]) == 2
+    assert payloads.replay_for(ben, race_id) is first

@@ -27,7 +27,7 @@ pytestmark = pytest.mark.django_db
 
 ONE_PASS = {"draw": 1, "passes": 1}
 UNWINNABLE, WINNABLE = 42, 1  # Klondike, ONE_PASS
-JOSEPHINE_WINNABLE = 1  # under the engine's options {"whole_sequences": false}
+JOSEPHINE_WINNABLE = 50
 
 
 @pytest.fixture(autouse=True)
