@@ -29,10 +29,15 @@ function rememberOptions(game, options) {
   }
 }
 
-/** Options in words: the server's own when it described them, else their names. */
-function optionWords(item) {
-  const described = optionsTextOf(item);
+/**
+ * Options in words: the server's own when it described them (`describe.options_text`).
+ * Without them, a list shows the title alone; the statistics, whose rows differ only by
+ * options, spell out the option names.
+ */
+function optionWords(item, { spell = false } = {}) {
+  const described = optionsTextOf(item) || item.options_text;
   if (described) return described;
+  if (!spell) return "";
   return Object.entries(item.options || {})
     .filter(([, value]) => value !== false && value != null)
     .map(([name, value]) => (value === true ? name.replaceAll("_", " ") : `${name.replaceAll("_", " ")} ${value}`))
@@ -383,7 +388,7 @@ async function loadStats() {
   ]);
   const body = element("tbody");
   for (const variant of stats.variants || []) {
-    const options = optionWords(variant);
+    const options = optionWords(variant, { spell: true });
     const name = `${titleOf(variant)}${options ? ` · ${options}` : ""}`;
     body.append(statsRow(name, variant, variant.options && variant.options.scoring));
   }
