@@ -244,7 +244,8 @@ def start_a_race(base: str, ana: Page, ben: Page) -> None:
 
 def no_page_scroll(page: Page) -> None:
     scroll = page.evaluate(
-        "[document.documentElement.scrollWidth - innerWidth, document.documentElement.scrollHeight - innerHeight]"
+        "[document.documentElement.scrollWidth - innerWidth,"
+        " document.documentElement.scrollHeight - innerHeight]"
     )
     assert scroll[0] <= 0 and scroll[1] <= 0, f"the race page scrolls by {scroll}"
 

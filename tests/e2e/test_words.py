@@ -20,7 +20,8 @@ def sentence(page: Page, refusal: dict[str, Any], context: dict[str, Any]) -> st
         page.evaluate(
             """async ([refusal, context]) => {
                  const words = await import('/static/js/words.js');
-                 const error = Object.assign(new Error(refusal.error), {code: refusal.code, data: refusal.data || {}});
+                 const error = Object.assign(new Error(refusal.error),
+                                             {code: refusal.code, data: refusal.data || {}});
                  return words.refusalSentence(error, context);
                }""",
             [refusal, context],
