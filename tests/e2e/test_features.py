@@ -257,3 +257,18 @@ def test_a_deal_is_shared_with_the_share_sheet_or_copied(page: Page) -> None:
     page.evaluate("delete navigator.share; navigator.share = undefined")
     page.locator("#deal").click()
     expect(page.locator(".toast").last).to_contain_text("deal #509")
+
+
+def test_the_home_form_takes_every_deal_number_the_server_does(page: Page) -> None:
+    page.goto("/")
+    # The largest deal number (2**53 - 1, sixteen digits) is dealt ...
+    page.fill("#deal-number", "9007199254740991")
+    page.get_by_role("button", name="Deal", exact=True).click()
+    page.wait_for_url("**/play/*/")
+    page.wait_for_function("window.patience && window.patience.game")
+    assert page.evaluate("window.patience.game.deal") == 9007199254740991
+    # ... and one past it is refused with the range in the words.
+    page.goto("/")
+    page.fill("#deal-number", "9007199254740992")
+    page.get_by_role("button", name="Deal", exact=True).click()
+    expect(page.locator("#deal-error")).to_contain_text("from 0 to 9007199254740991")
