@@ -214,14 +214,23 @@ async function loadGames() {
       textContent: game.status === "playing" ? "Give up" : "Delete",
     });
     remove.setAttribute("aria-label", `${game.status === "playing" ? "Give up" : "Delete"} ${titleOf(game)} deal #${game.deal}`);
-    remove.addEventListener("click", () => removeGame(game));
-    list.append(element("li", {}, [link, remove]));
+    const row = element("li", {}, [link, remove]);
+    remove.addEventListener("click", () => removeGame(game, row));
+    list.append(row);
   }
   holder.replaceChildren(list);
 }
 
-/** Give up a game in play (it counts as lost), or delete a finished one from the list. */
-async function removeGame(game) {
+// A deleted game leaves the list at once, but the server is told only after this long,
+// so that the toast can offer to undo it.
+const UNDO_MS = 5000;
+const deletions = new Map(); // game id -> send the deletion now
+
+/**
+ * Give up a game in play (it counts as lost), or delete a finished one from the list;
+ * both ask first, and a deletion can be undone for a few seconds.
+ */
+async function removeGame(game, row) {
   const playing = game.status === "playing";
   const sure = await confirmAction(playing ? "Give up this game?" : "Delete this game from your list?", {
     confirm: playing ? "Give up" : "Delete",
@@ -230,15 +239,42 @@ async function removeGame(game) {
       : "It leaves your list; your statistics keep its result.",
   });
   if (!sure) return;
-  try {
-    if (playing) await api("POST", `/api/games/${game.id}/abandon`);
-    else await api("DELETE", `/api/games/${game.id}`);
-    toast(playing ? "Game given up." : "Game deleted.");
-  } catch (error) {
-    toast(error.message, "error");
+  if (playing) {
+    try {
+      await api("POST", `/api/games/${game.id}/abandon`);
+      toast("Game given up.");
+    } catch (error) {
+      toast(error.message, "error");
+    }
+    loadGames();
+    return;
   }
-  loadGames();
+  row.hidden = true;
+  const send = () => {
+    deletions.delete(game.id);
+    clearTimeout(timer);
+    return api("DELETE", `/api/games/${game.id}`).catch((error) => {
+      row.hidden = false;
+      toast(error.message, "error");
+    });
+  };
+  const timer = setTimeout(send, UNDO_MS);
+  deletions.set(game.id, send);
+  const note = toast(`Deal #${game.deal} deleted.`);
+  const undo = element("button", { type: "button", className: "toast-undo", textContent: "Undo" });
+  undo.addEventListener("click", () => {
+    clearTimeout(timer);
+    deletions.delete(game.id);
+    row.hidden = false;
+    note.remove();
+  });
+  note.append(" ", undo);
 }
+
+// Leaving the page sends the deletions still waiting for their undo time.
+window.addEventListener("pagehide", () => {
+  for (const send of deletions.values()) send();
+});
 
 /** "Continue your game", at the top, for the newest game in play. */
 function showContinue(game) {
