@@ -29,10 +29,15 @@ function rememberOptions(game, options) {
   }
 }
 
-/** Options in words: the server's own when it described them, else their names. */
-function optionWords(item) {
-  const described = optionsTextOf(item);
+/**
+ * Options in words: the server's own when it described them (`describe.options_text`).
+ * Without them, a list shows the title alone; the statistics, whose rows differ only by
+ * options, spell out the option names.
+ */
+function optionWords(item, { spell = false } = {}) {
+  const described = optionsTextOf(item) || item.options_text;
   if (described) return described;
+  if (!spell) return "";
   return Object.entries(item.options || {})
     .filter(([, value]) => value !== false && value != null)
     .map(([name, value]) => (value === true ? name.replaceAll("_", " ") : `${name.replaceAll("_", " ")} ${value}`))
@@ -50,25 +55,23 @@ function showOptionsFor(game) {
   for (const box of form.querySelectorAll(".options")) box.hidden = box.dataset.game !== game;
 }
 
-/** The options of the chosen game, typed as the engine expects. */
+/**
+ * The options of the chosen game as its part of the form says: a checkbox is true or
+ * false, a chosen radio its value (a whole number when it looks like one, null when
+ * empty). The form is the template's; the server checks the options.
+ */
 function readOptions(game) {
-  const value = (name) => form.querySelector(`[data-game="${game}"] input[name="${name}"]:checked`)?.value;
-  const checked = (name) => form.querySelector(`[data-game="${game}"] input[name="${name}"]`).checked;
-  if (game === "klondike") {
-    const passes = value("passes");
-    const scoring = value("scoring");
-    return {
-      draw: Number(value("draw")),
-      passes: passes ? Number(passes) : null,
-      scoring: scoring || null,
-      whole_sequences: checked("whole_sequences"),
-      any_card_in_space: checked("any_card_in_space"),
-      foundation_to_tableau: checked("foundation_to_tableau"),
-      face_up: checked("face_up"),
-    };
+  const box = form.querySelector(`.options[data-game="${CSS.escape(game)}"]`);
+  const options = {};
+  if (!box) return options;
+  for (const input of box.querySelectorAll("input[name]")) {
+    if (input.type === "checkbox") options[input.name] = input.checked;
+    else if (input.type === "radio" && input.checked) {
+      const value = input.value;
+      options[input.name] = value === "" ? null : /^\d+$/.test(value) ? Number(value) : value;
+    }
   }
-  if (game === "casket") return { hard: checked("hard") };
-  return {};
+  return options;
 }
 
 /** Fill the form from a shared link: /?game=klondike&deal=123&options={...}. */
@@ -211,14 +214,23 @@ async function loadGames() {
       textContent: game.status === "playing" ? "Give up" : "Delete",
     });
     remove.setAttribute("aria-label", `${game.status === "playing" ? "Give up" : "Delete"} ${titleOf(game)} deal #${game.deal}`);
-    remove.addEventListener("click", () => removeGame(game));
-    list.append(element("li", {}, [link, remove]));
+    const row = element("li", {}, [link, remove]);
+    remove.addEventListener("click", () => removeGame(game, row));
+    list.append(row);
   }
   holder.replaceChildren(list);
 }
 
-/** Give up a game in play (it counts as lost), or delete a finished one from the list. */
-async function removeGame(game) {
+// A deleted game leaves the list at once, but the server is told only after this long,
+// so that the toast can offer to undo it.
+const UNDO_MS = 5000;
+const deletions = new Map(); // game id -> send the deletion now
+
+/**
+ * Give up a game in play (it counts as lost), or delete a finished one from the list;
+ * both ask first, and a deletion can be undone for a few seconds.
+ */
+async function removeGame(game, row) {
   const playing = game.status === "playing";
   const sure = await confirmAction(playing ? "Give up this game?" : "Delete this game from your list?", {
     confirm: playing ? "Give up" : "Delete",
@@ -227,15 +239,42 @@ async function removeGame(game) {
       : "It leaves your list; your statistics keep its result.",
   });
   if (!sure) return;
-  try {
-    if (playing) await api("POST", `/api/games/${game.id}/abandon`);
-    else await api("DELETE", `/api/games/${game.id}`);
-    toast(playing ? "Game given up." : "Game deleted.");
-  } catch (error) {
-    toast(error.message, "error");
+  if (playing) {
+    try {
+      await api("POST", `/api/games/${game.id}/abandon`);
+      toast("Game given up.");
+    } catch (error) {
+      toast(error.message, "error");
+    }
+    loadGames();
+    return;
   }
-  loadGames();
+  row.hidden = true;
+  const send = () => {
+    deletions.delete(game.id);
+    clearTimeout(timer);
+    return api("DELETE", `/api/games/${game.id}`).catch((error) => {
+      row.hidden = false;
+      toast(error.message, "error");
+    });
+  };
+  const timer = setTimeout(send, UNDO_MS);
+  deletions.set(game.id, send);
+  const note = toast(`Deal #${game.deal} deleted.`);
+  const undo = element("button", { type: "button", className: "toast-undo", textContent: "Undo" });
+  undo.addEventListener("click", () => {
+    clearTimeout(timer);
+    deletions.delete(game.id);
+    row.hidden = false;
+    note.remove();
+  });
+  note.append(" ", undo);
 }
+
+// Leaving the page sends the deletions still waiting for their undo time.
+window.addEventListener("pagehide", () => {
+  for (const send of deletions.values()) send();
+});
 
 /** "Continue your game", at the top, for the newest game in play. */
 function showContinue(game) {
@@ -301,14 +340,15 @@ async function loadDaily() {
   }
   const results = document.getElementById("daily-results");
   try {
-    const query = new URLSearchParams({ game: "klondike", options: JSON.stringify(lastOptions().klondike || readOptions("klondike")) });
+    const game = chosenGame();
+    const query = new URLSearchParams({ game, options: JSON.stringify(lastOptions()[game] || readOptions(game)) });
     const daily = await api("GET", `/api/daily?${query}`);
     box.querySelector(".daily-date").textContent = daily.date ? `Deal of ${daily.date}` : "";
     const rows = daily.results || [];
     if (!rows.length) {
       const played = daily.played ? ` ${daily.played} played so far.` : "";
       results.replaceChildren(
-        element("p", { className: "empty-note", textContent: `Nobody has won today's Klondike yet.${played}` }),
+        element("p", { className: "empty-note", textContent: `Nobody has won this deal yet today.${played}` }),
       );
       return;
     }
@@ -384,7 +424,7 @@ async function loadStats() {
   ]);
   const body = element("tbody");
   for (const variant of stats.variants || []) {
-    const options = optionWords(variant);
+    const options = optionWords(variant, { spell: true });
     const name = `${titleOf(variant)}${options ? ` · ${options}` : ""}`;
     body.append(statsRow(name, variant, variant.options && variant.options.scoring));
   }

@@ -3,9 +3,12 @@
  * that survives network trouble.
  *
  * The socket gives every change a client id and keeps it until the server answers
- * (ack or error). After a reconnect it sends the unanswered ones again; the server
- * applies a repeated id once. Pushed states carry a version: an older or equal one is
- * ignored, and a jump of more than one asks the server for a fresh copy ("sync").
+ * (ack or error). A change unanswered for about 2.5 s is sent again with the same id,
+ * and after a reconnect all unanswered ones go again; the server applies a repeated id
+ * once. After about 5 s without an answer the page is told ("slow"). A heartbeat
+ * (ping, answered pong) finds a dead socket the browser still thinks open. Pushed
+ * states carry a version: an older or equal one is ignored, and a jump of more than
+ * one asks the server for a fresh copy ("sync").
  *
  * This module knows message shapes, never what is on the table.
  */
@@ -172,14 +175,12 @@ export class GameSocket {
     if (this.pingAt && now - this.pingAt > DEAD_MS) {
       // No answer to the heartbeat: the connection is gone, whatever the browser thinks.
       const ws = this.ws;
-      this.ws = null;
-      ws.onclose = null;
+      this.ws = null; // its close event, whenever it comes, is then ignored
       try {
         ws.close();
       } catch {
         /* already closing */
       }
-      ws.onclose = null;
       this.status("offline");
       this.retryTimer = setTimeout(() => this.connect(), 200);
       return;
@@ -284,7 +285,6 @@ export class GameSocket {
 function refusal(message) {
   const error = new Error(message.error || "Refused.");
   error.code = message.code || "refused";
-  const { type, id, error: _text, code, ...rest } = message;
-  error.data = message.data && typeof message.data === "object" ? message.data : rest;
+  error.data = message.data && typeof message.data === "object" ? message.data : {};
   return error;
 }

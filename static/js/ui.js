@@ -1,6 +1,7 @@
 /**
- * Small page helpers shared by the pages: toasts and time/score formatting.
- * Nothing here knows about games or the server.
+ * Small page helpers shared by the pages: toasts, time and score formatting, a game's
+ * title from its payload, a question before something that cannot be undone, and
+ * sharing a link. Nothing here knows a game's rules or talks to the server.
  */
 
 const TOAST_MS = 4200;

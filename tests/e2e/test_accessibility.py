@@ -25,7 +25,9 @@ def serious_violations(page: Page) -> list[str]:
     for violation in result["violations"]:
         if violation["impact"] in ("serious", "critical"):
             targets = [node["target"] for node in violation["nodes"][:3]]
-            found.append(f"{violation['id']} ({violation['impact']}): {violation['help']} at {json.dumps(targets)}")
+            found.append(
+                f"{violation['id']} ({violation['impact']}): {violation['help']} at {json.dumps(targets)}"
+            )
     return found
 
 

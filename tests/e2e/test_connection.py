@@ -122,6 +122,7 @@ def test_an_unanswered_move_is_sent_again_with_the_same_id(page: Page) -> None:
     wait_for_version(page, 1)
     assert page.evaluate("window.patience.socket.pending") == 0
     status, game = api(page, "GET", f"/api/games/{created['id']}")
+    assert status == 200
     assert game["version"] == 1 and game["state"]["piles"]["stock"] == stock - 1
 
 

@@ -28,7 +28,9 @@ def test_the_pages_run_under_a_strict_policy(page: Page) -> None:
     violations: list[str] = []
     page.on(
         "console",
-        lambda message: violations.append(message.text) if "Content Security Policy" in message.text else None,
+        lambda message: (
+            violations.append(message.text) if "Content Security Policy" in message.text else None
+        ),
     )
     page.route(lambda url: "/static/" not in url and "/api/" not in url, with_policy)
     created = new_game(page, "klondike", {"draw": 1, "face_up": True}, deal=909)

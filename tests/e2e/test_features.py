@@ -132,8 +132,21 @@ def test_a_finished_game_can_be_deleted_from_the_list(page: Page) -> None:
     expect(row).to_have_count(1)
     row.get_by_role("button", name="Delete").click()
     confirm_dialog(page).get_by_role("button", name="Delete").click()
-    expect(page.locator(".games-list li", has_text="#506")).to_have_count(0)
+    expect(row).to_be_hidden()
+    # Right after, the toast offers to undo it: the game comes back, still on the server.
+    page.locator(".toast").get_by_role("button", name="Undo").click()
+    expect(row).to_be_visible()
     status, _ = api(page, "GET", f"/api/games/{created['id']}")
+    assert status == 200
+    # Deleted for good once the toast has gone.
+    row.get_by_role("button", name="Delete").click()
+    confirm_dialog(page).get_by_role("button", name="Delete").click()
+    expect(row).to_be_hidden()
+    for _ in range(40):
+        status, _ = api(page, "GET", f"/api/games/{created['id']}")
+        if status == 404:
+            break
+        page.wait_for_timeout(250)
     assert status == 404
 
 
@@ -191,7 +204,7 @@ def test_auto_play_sends_the_safe_cards_as_moves(page: Page) -> None:
     wait_for_version(page, 1)
     status, game = api(page, "GET", f"/api/games/{created['id']}")
     first = created["safe_moves"][0]
-    assert game["version"] >= 1
+    assert status == 200 and game["version"] >= 1
     card = created["state"]["piles"][first["from"]][-1]
     assert card in game["state"]["piles"][first["to"]]
 
@@ -242,3 +255,33 @@ def test_the_win_cascade_respects_reduced_motion(page: Page, context: BrowserCon
         assert running == 0
     else:
         assert running > 0
+
+
+def test_a_deal_is_shared_with_the_share_sheet_or_copied(page: Page) -> None:
+    created = new_game(page, "klondike", OPEN_KLONDIKE, deal=509)
+    open_game(page, created["url"])
+    # With a share sheet (a phone): the link goes to it.
+    page.evaluate("navigator.share = (data) => { window.shared = data; return Promise.resolve(); }")
+    page.locator("#deal").click()
+    page.wait_for_function("window.shared")
+    shared = page.evaluate("window.shared")
+    assert "deal=509" in shared["url"] and shared["url"].startswith("http")
+    # Without one: the link is copied, or shown when copying is not allowed.
+    page.evaluate("delete navigator.share; navigator.share = undefined")
+    page.locator("#deal").click()
+    expect(page.locator(".toast").last).to_contain_text("deal #509")
+
+
+def test_the_home_form_takes_every_deal_number_the_server_does(page: Page) -> None:
+    page.goto("/")
+    # The largest deal number (2**53 - 1, sixteen digits) is dealt ...
+    page.fill("#deal-number", "9007199254740991")
+    page.get_by_role("button", name="Deal", exact=True).click()
+    page.wait_for_url("**/play/*/")
+    page.wait_for_function("window.patience && window.patience.game")
+    assert page.evaluate("window.patience.game.deal") == 9007199254740991
+    # ... and one past it is refused with the range in the words.
+    page.goto("/")
+    page.fill("#deal-number", "9007199254740992")
+    page.get_by_role("button", name="Deal", exact=True).click()
+    expect(page.locator("#deal-error")).to_contain_text("from 0 to 9007199254740991")

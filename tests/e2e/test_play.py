@@ -44,7 +44,7 @@ SUIT_SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 
 
 def symbols(card: str) -> str:
-    """"10S" -> "10♠", as the page names cards."""
+    """ "10S" -> "10♠", as the page names cards."""
     rank = card[:-1].replace("T", "10")
     return f"{rank}{SUIT_SYMBOLS[card[-1]]}"
 

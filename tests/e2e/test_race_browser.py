@@ -211,6 +211,9 @@ def test_two_friends_race_from_the_home_page_to_the_result(server: dict[str, Any
     expect(ben.locator("#result .score-2 dd")).to_have_text("45")
     expect(ben.locator("#result .seed-line")).to_contain_text("Deal seed")
     expect(ben.locator("#rematch")).to_be_visible()
+    # The replay page draws the race with the same table code.
+    ben.goto(base + (ben.locator("#replay-link").get_attribute("href") or ""))
+    expect(ben.locator("#replay-table .card").first).to_be_visible()
     assert errors == []
     ana_context.close()
     ben_context.close()
@@ -244,7 +247,8 @@ def start_a_race(base: str, ana: Page, ben: Page) -> None:
 
 def no_page_scroll(page: Page) -> None:
     scroll = page.evaluate(
-        "[document.documentElement.scrollWidth - innerWidth, document.documentElement.scrollHeight - innerHeight]"
+        "[document.documentElement.scrollWidth - innerWidth,"
+        " document.documentElement.scrollHeight - innerHeight]"
     )
     assert scroll[0] <= 0 and scroll[1] <= 0, f"the race page scrolls by {scroll}"
 

@@ -11,6 +11,7 @@ With SHOTS=<dir> the pages are saved there, to be looked at.
 from __future__ import annotations
 
 import os
+from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
@@ -67,7 +68,7 @@ def face_up_strips(cards: list[dict[str, Any]]) -> list[float]:
     strips = []
     for column in by_pile.values():
         column.sort(key=lambda c: c["index"])
-        for lower, upper in zip(column, column[1:], strict=False):
+        for lower, upper in pairwise(column):
             if lower["face"]:
                 strips.append(upper["top"] - lower["top"])
     return strips
@@ -107,8 +108,10 @@ def test_no_page_scrolls_on_any_viewport(browser: Browser, live_server_url: str,
                 problems.append(f"{where}: the page scrolls by {seen['scrollX']}x{seen['scrollY']}px")
             table = seen["table"]
             outside = [
-                c for c in seen["cards"]
-                if c["left"] < table["left"] - 1 or c["right"] > table["right"] + 1
+                c
+                for c in seen["cards"]
+                if c["left"] < table["left"] - 1
+                or c["right"] > table["right"] + 1
                 or c["bottom"] > table["bottom"] + 1
             ]
             if outside:
@@ -129,7 +132,9 @@ def test_no_page_scrolls_on_any_viewport(browser: Browser, live_server_url: str,
 
 
 @pytest.mark.parametrize(("width", "height"), [(360, 640), (390, 844), (1280, 720), (2560, 1440)])
-def test_the_home_page_does_not_scroll_sideways(browser: Browser, live_server_url: str, width: int, height: int) -> None:
+def test_the_home_page_does_not_scroll_sideways(
+    browser: Browser, live_server_url: str, width: int, height: int
+) -> None:
     context = browser.new_context(base_url=live_server_url, viewport={"width": width, "height": height})
     try:
         page = context.new_page()
