@@ -301,6 +301,8 @@ STORAGES = {
 }
 WHITENOISE_USE_FINDERS = DEBUG
 WHITENOISE_AUTOREFRESH = DEBUG
+# The web-app manifest, so that phones offer to install the site.
+WHITENOISE_MIMETYPES = {".webmanifest": "application/manifest+json"}
 
 LOGGING = {
     "version": 1,
