@@ -299,7 +299,7 @@ class Deployment:
             process.stop()
 
     def set_start_position(self, race_id: int, position: dict[str, Any]) -> None:
-        """race_services.use_start_position, the race's hook for tests, run by Django in
+        """games.races.lobby.use_start_position, the race's hook for tests, run by Django in
         a subprocess against the same database the processes use."""
         done = subprocess.run(
             [sys.executable, str(Path(__file__).with_name("start_position.py")), str(race_id)],
