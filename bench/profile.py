@@ -14,6 +14,7 @@ requirement of the site: without it, ``--profile`` says so and the bench runs on
 
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
 import sys
@@ -106,6 +107,8 @@ class Recorder:
             print("bench: py-spy is not installed; no profile", file=sys.stderr)
             return
         out.parent.mkdir(parents=True, exist_ok=True)
+        # BENCH_PYSPY_IDLE=1: sleeping threads too, by thread, to see where a loop waits.
+        extra = ["--idle", "--threads"] if os.environ.get("BENCH_PYSPY_IDLE") else []
         self.process = subprocess.Popen(
             [
                 spy,
@@ -119,6 +122,7 @@ class Recorder:
                 "--format",
                 "raw",
                 "--nonblocking",
+                *extra,
                 "-o",
                 str(out),
             ],

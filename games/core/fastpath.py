@@ -23,6 +23,7 @@ move goes the locked way.
 
 from __future__ import annotations
 
+import hashlib
 import logging
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -75,6 +76,13 @@ def owner_value(move: GuardedMove) -> int | str:
 def claims_someone(move: GuardedMove) -> bool:
     """A move by nobody (no user, no token) owns nothing: never write it fast."""
     return move.user_id is not None or bool(move.owner_key)
+
+
+def owner_digest(token: str | None) -> str | None:
+    """An anonymous owner's token as group messages carry it: a digest, never the token."""
+    if not token:
+        return None
+    return hashlib.blake2b(token.encode(), digest_size=16).hexdigest()
 
 
 # ---------------------------------------------------------------- the store of this process

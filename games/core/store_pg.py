@@ -69,6 +69,7 @@ class PostgresStore:
         self.loop: asyncio.AbstractEventLoop | None = None
         self.idle: asyncio.Queue[psycopg.AsyncConnection[Any]] | None = None
         self.opened: list[psycopg.AsyncConnection[Any]] = []
+        self.commits = 0
 
     async def _connection(self) -> psycopg.AsyncConnection[Any]:
         loop = asyncio.get_running_loop()
@@ -121,7 +122,10 @@ class PostgresStore:
             row = None
         if idle is self.idle and idle is not None:
             idle.put_nowait(connection)
-        return None if row is None else int(row[0])
+        if row is None:
+            return None
+        self.commits += 1
+        return int(row[0])
 
     def close(self) -> None:
         for connection in self.opened:

@@ -16,11 +16,12 @@ from typing import Any
 
 from games.core.actors import Actor, actor_for_scope
 from games.core.errors import NotFound, ServiceError
+from games.core.fastpath import ack_text, dumps, listeners, owner_digest
 from games.core.sockets import JsonSocket, in_thread, message_id_of
 from games.models import game_group
-from games.solo import play
-from games.solo.actions import KINDS, parse_change
-from games.solo.payloads import state_message
+from games.solo import fastmove, play
+from games.solo.actions import KINDS, Change, parse_change
+from games.solo.payloads import Snapshot, state_message
 
 CLOSE_NOT_FOUND = 4404  # no such game, or not the caller's (the two look alike)
 
@@ -30,12 +31,18 @@ def _read(actor: Actor, game_id: int) -> dict[str, Any]:
     return state_message(play.get_game_for(actor, game_id))
 
 
-def _apply(actor: Actor, game_id: int, content: dict[str, Any], message_id: str | int) -> dict[str, Any]:
-    """Apply a change; returns the state message of the game after it (or, for a repeat,
-    of the game as it is). The snapshot is the committed game, so this socket needs no
-    second read: rendering it here saves a thread hop, a query and a view per move."""
-    change = parse_change(content.get("type"), content.get("move"), message_id, content.get("version"))
-    return state_message(play.apply_change(actor, game_id, change))
+def _apply(actor: Actor, game_id: int, change: Change) -> tuple[int, str]:
+    """Apply a change the locked way; returns the version and the state message (as JSON
+    text) of the game after it (or, for a repeat, of the game as it is). The snapshot
+    is the committed game, so this socket needs no second read."""
+    snapshot = play.apply_change(actor, game_id, change)
+    return snapshot.game.version, dumps(state_message(snapshot))
+
+
+def _owner_of(snapshot: Snapshot) -> dict[str, Any]:
+    """Who owns the game, as a group message carries it (the token only as a digest)."""
+    game = snapshot.game
+    return {"owner_id": game.owner_id, "owner_key": owner_digest(game.owner_key)}
 
 
 class GameConsumer(JsonSocket):
@@ -51,9 +58,11 @@ class GameConsumer(JsonSocket):
         self.actor = await in_thread(actor_for_scope)(self.scope)
         # Join before reading, so that no change can slip between the read and the join.
         await self.channel_layer.group_add(self.group, self.channel_name)
+        listeners.add(self.group, self.channel_name)
         try:
             state = await in_thread(_read)(self.actor, self.game_id)
         except NotFound:
+            listeners.discard(self.group, self.channel_name)
             await self.channel_layer.group_discard(self.group, self.channel_name)
             # Accept first: a close before accepting reaches the browser without its code.
             await self.accept()
@@ -63,6 +72,7 @@ class GameConsumer(JsonSocket):
         await self._send_state(state)
 
     async def disconnect(self, code: int) -> None:
+        listeners.discard(self.group, self.channel_name)
         await self.channel_layer.group_discard(self.group, self.channel_name)
 
     async def receive_json(self, content: dict[str, Any], **kwargs: Any) -> None:
@@ -80,19 +90,52 @@ class GameConsumer(JsonSocket):
             await self.send_error(None, "a change needs an id", "bad_request")
             return
         try:
-            state = await in_thread(_apply)(self.actor, self.game_id, content, message_id)
+            change = parse_change(kind, content.get("move"), message_id, content.get("version"))
         except ServiceError as error:
             await self.send_refusal(message_id, error)
             return
-        await self.send_json({"type": "ack", "id": message_id, "version": state["version"]})
+        # A move first tries the fast path: decided here on the loop, written with one
+        # guarded statement pair, committed before the ack. Anything it does not take
+        # (a miss, a refusal, a repeat, a busy writer) goes the locked way, which gives
+        # the exact answer.
+        snapshot = await fastmove.try_move(self.actor, self.game_id, change)
+        if snapshot is not None:
+            version, text = snapshot.game.version, dumps(state_message(snapshot))
+            await self.send(text_data=ack_text(message_id, version))
+            await self._send_text(version, text)
+            # The owner's other sockets get the same text; none listening, no message.
+            if not listeners.alone(self.channel_layer, self.group, self.channel_name):
+                await self.channel_layer.group_send(
+                    self.group,
+                    {"type": "game.state", "version": version, "text": text, **_owner_of(snapshot)},
+                )
+            return
+        try:
+            version, text = await in_thread(_apply)(self.actor, self.game_id, change)
+        except ServiceError as error:
+            await self.send_refusal(message_id, error)
+            return
+        await self.send(text_data=ack_text(message_id, version))
         # The sender's state comes straight from its own change (a repeat's too, which no
         # broadcast follows); the group message for this version then finds it sent.
-        if state["version"] > self.sent_version:
-            await self._send_state(state)
+        await self._send_text(version, text)
 
     async def game_changed(self, event: dict[str, Any]) -> None:
         """The group message a committed change sends: ``{"version": n}``."""
         await self.catch_up(event["version"], f"game {self.game_id}")
+
+    async def game_state(self, event: dict[str, Any]) -> None:
+        """A fast move's group message: the version and the owner's state as JSON text,
+        rendered once by the sender. Sent on as it is to a socket of the same owner; a
+        socket of anyone else (a stale tab whose game moved to an account) reads the game
+        instead, and is told."""
+        version = event["version"]
+        if version <= self.sent_version:
+            return
+        if not fastmove.owns_digest(self.actor, event["owner_id"], event["owner_key"]):
+            await self.catch_up(version, f"game {self.game_id}")
+            return
+        await self._send_text(version, event["text"])
 
     async def game_moved(self, event: dict[str, Any]) -> None:
         """The game moved to an account: read it again (a stale anonymous tab is told)."""
@@ -121,3 +164,9 @@ class GameConsumer(JsonSocket):
     async def _send_state(self, state: dict[str, Any]) -> None:
         self.sent_version = state["version"]
         await self.send_json(state)
+
+    async def _send_text(self, version: int, text: str) -> None:
+        """Send a state message already encoded, unless this socket has that version."""
+        if version > self.sent_version:
+            self.sent_version = version
+            await self.send(text_data=text)
