@@ -70,6 +70,9 @@ class RaceConsumer(JsonSocket):
     countdown_for: str | None
     tasks: list[asyncio.Task[None]]
     recorded: bool
+    # Which seats have a live socket, as the last state sent and the presence messages
+    # since told this socket (None before the first state).
+    presence: dict[int, bool] | None = None
 
     async def connect(self) -> None:
         self.race_id = self.scope["url_route"]["kwargs"]["race_id"]
@@ -139,12 +142,34 @@ class RaceConsumer(JsonSocket):
     async def race_changed(self, event: dict[str, Any]) -> None:
         """A committed change: ``{"version": n}``. Render this socket's own view.
 
-        The message is the only word this socket gets of version n (the last one of a race
-        above all: nothing follows ``finished``), so a read that comes back older than n
-        is not the end of it: read again until the race shows n, for a little while."""
-        await self.catch_up(event["version"], f"race {self.race_id}")
+        When this process committed version n, its snapshot is in ``records.snapshots``
+        and this socket renders its seat's view from it, with the presence it has been
+        told, on the loop: no thread hop, no database read. Otherwise (another process
+        made the change, or the cache moved on) it reads the race: the message is the
+        only word this socket gets of version n (the last one of a race above all:
+        nothing follows ``finished``), so a read that comes back older than n is not the
+        end of it: read again until the race shows n, for a little while."""
+        version = event["version"]
+        if version <= self.sent_version:
+            return
+        snapshot = records.snapshots.get(self.race_id, version)
+        if snapshot is not None and self.presence is not None:
+            seat = snapshot.seat_of(self.actor)
+            race = snapshot.race
+            if (
+                seat is not None
+                or records.same_token(race.invite_token, self.token)
+                or records.same_token(race.watch_token, self.token)
+            ):
+                await self._send_state(
+                    state_message(snapshot, seat, token=self.token, presence=self.presence)
+                )
+                return
+        await self.catch_up(version, f"race {self.race_id}")
 
     async def race_presence(self, event: dict[str, Any]) -> None:
+        if self.presence is not None:
+            self.presence[event["seat"]] = bool(event["connected"])
         await self.send_json({"type": "presence", "seat": event["seat"], "connected": event["connected"]})
         # An opponent leaving often follows the race's end; make sure this socket has it,
         # even if the "changed" message was lost on the way.
@@ -169,6 +194,8 @@ class RaceConsumer(JsonSocket):
         if not force and state["version"] <= self.sent_version:
             return
         self.sent_version = state["version"]
+        self.presence = {number: False for number in records.SEATS}
+        self.presence.update((player["seat"], bool(player["connected"])) for player in state["players"])
         await self.send_json(state)
         status = state["status"]
         if status == Race.Status.COUNTDOWN and state["starts_at"] != self.countdown_for:

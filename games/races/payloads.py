@@ -17,12 +17,20 @@ from games.races.presence import connected_seats
 from games.races.records import RaceSnapshot
 
 
-def race_payload(snapshot: RaceSnapshot, seat: int | None, *, token: object = None) -> dict[str, Any]:
-    """The race as ``seat`` (None: a spectator) may see it."""
+def race_payload(
+    snapshot: RaceSnapshot,
+    seat: int | None,
+    *,
+    token: object = None,
+    presence: dict[int, bool] | None = None,
+) -> dict[str, Any]:
+    """The race as ``seat`` (None: a spectator) may see it. ``presence`` (which seats
+    have a live socket) is read from the database unless given."""
     race = snapshot.race
     state = snapshot.state
     contributions = state.rules.contributions(state)
-    presence = connected_seats(race.pk)
+    if presence is None:
+        presence = connected_seats(race.pk)
     players = [
         {
             "seat": number,
@@ -60,9 +68,15 @@ def race_payload(snapshot: RaceSnapshot, seat: int | None, *, token: object = No
     return payload
 
 
-def state_message(snapshot: RaceSnapshot, seat: int | None, *, token: object = None) -> dict[str, Any]:
+def state_message(
+    snapshot: RaceSnapshot,
+    seat: int | None,
+    *,
+    token: object = None,
+    presence: dict[int, bool] | None = None,
+) -> dict[str, Any]:
     """The socket's ``state`` message."""
-    return {"type": "state", **race_payload(snapshot, seat, token=token)}
+    return {"type": "state", **race_payload(snapshot, seat, token=token, presence=presence)}
 
 
 def replay_for(actor: Actor, race_id: object, token: object = None) -> dict[str, Any]:

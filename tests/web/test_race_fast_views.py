@@ -1,0 +1,47 @@
+"""A race socket told of a change this process committed renders its own seat's view
+from the committed snapshot, on the loop, without reading the race; what it shows is
+what a read would show."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from asgiref.sync import sync_to_async
+from test_race_finish import close_all, started_race
+from test_race_socket import move, true_state
+
+from games.races import consumer as race_consumer
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.timeout(60)]
+
+
+@pytest.fixture(autouse=True)
+def quick_countdown(settings: Any) -> None:
+    settings.RACE_TICK_SECONDS = 0.25
+
+
+async def test_the_other_seat_sees_a_move_without_reading_the_race(monkeypatch: pytest.MonkeyPatch) -> None:
+    race_id, one, two = await started_race()
+    await two.settle()
+    reads: list[int] = []
+    real = race_consumer._read
+
+    def counted(actor: Any, race: int, token: str | None) -> dict[str, Any]:
+        reads.append(race)
+        return real(actor, race, token)
+
+    monkeypatch.setattr(race_consumer, "_read", counted)
+    answer = await move(one, "m0", "p1.t3", "f1")
+    assert answer["type"] == "ack", answer
+    seen = await two.state_at(answer["version"])
+    assert reads == []
+    assert seen["seat"] == 2
+    truth = await sync_to_async(true_state)(race_id, answer["version"])
+    assert seen["state"] == truth.view(2)
+    assert [(p["seat"], p["connected"]) for p in seen["players"]] == [(1, True), (2, True)]
+    # A read of the race by that seat's socket gives the same message.
+    await two.send({"type": "sync"})
+    assert await two.state_at(answer["version"]) == seen
+    assert reads == [race_id]
+    await close_all(one, two)
