@@ -27,7 +27,6 @@ from datetime import timedelta
 
 from django.utils import timezone
 
-import solitaire
 from games.core.actors import Actor
 from games.core.fastpath import GuardedMove, owner_digest, store
 from games.models import Game
@@ -42,16 +41,6 @@ def owns(actor: Actor, game: Game) -> bool:
     if actor.user_id is not None:
         return bool(game.owner_id == actor.user_id)
     return bool(actor.token) and game.owner_id is None and game.owner_key == actor.token
-
-
-def quick_over(state: solitaire.State) -> bool | None:
-    """The engine's hot-path ending check (``State.quick_over``: True proved over, False
-    proved not over, None undecided). An engine without it decides nothing here."""
-    check = getattr(state, "quick_over", None)
-    if check is None:
-        return None
-    answer = check()
-    return answer if isinstance(answer, bool) else None
 
 
 def owns_digest(actor: Actor, owner_id: int | None, owner_key_digest: str | None) -> bool:
@@ -89,7 +78,7 @@ async def try_move(actor: Actor, game_id: int, change: Change) -> Snapshot | Non
     if after.is_won:
         status = Game.Status.WON
     else:
-        over = quick_over(after)
+        over = after.quick_over()
         if over is None:
             return None  # undecided: the exact check runs in the locked path, off the loop
         status = Game.Status.LOST if over else Game.Status.PLAYING
