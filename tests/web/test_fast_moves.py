@@ -17,6 +17,7 @@ Whether a move went the fast way is told by the store's count of commits.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import json
 import sqlite3
 from collections.abc import AsyncIterator, Iterator
@@ -32,6 +33,7 @@ from django.db import connection
 from config.asgi import application
 from games.core import fastpath
 from games.core.actors import PLAYER_TOKEN_KEY, Actor
+from games.core.store_sqlite import SqliteStore
 from games.models import Game, Move
 from games.solo import history, play
 from tests.support.solo import apply_action, klondike
@@ -245,3 +247,49 @@ async def test_the_owners_other_sockets_get_the_state(
     assert await second.nothing_more()
     await first.close()
     await second.close()
+
+
+@database_sync_to_async
+def two_games(actor: Actor) -> tuple[Game, Game]:
+    return klondike(actor, deal=7).game, klondike(actor, deal=8).game
+
+
+async def test_a_batch_commits_the_moves_whose_guards_hold_and_only_those(
+    player: tuple[Actor, bytes],
+) -> None:
+    """Moves written together: one whose version is stale and one whose id is used
+    already are rolled back alone; the others commit."""
+    if connection.vendor != "sqlite":
+        pytest.skip("the SQLite store's batches")
+    actor, _ = player
+    one, two = await two_games(actor)
+    made = fastpath.store()
+    assert isinstance(made, SqliteStore)
+
+    def draw(game: Game, version: int, client_id: str) -> fastpath.GuardedMove:
+        return fastpath.GuardedMove(
+            game_id=game.pk,
+            version=version,
+            user_id=None,
+            owner_key=actor.token,
+            entry=DRAW,
+            client_id=client_id,
+            now=game.last_active,
+            status="playing",
+            finished=None,
+            score=0,
+            elapsed=game.elapsed,
+            moves_made=version + 1,
+        )
+
+    assert made.write_now([draw(one, 0, "a")]) == [1]
+    versions = made.write_now([draw(two, 0, "b"), draw(one, 0, "c"), draw(one, 1, "a"), draw(one, 1, "d")])
+    assert versions == [1, None, None, 2]
+    assert await log_of(one.pk) == [(1, DRAW, "a"), (2, DRAW, "d")]
+    assert await log_of(two.pk) == [(1, DRAW, "b")]
+    assert [(await row_of(game.pk)).version for game in (one, two)] == [2, 1]
+    # Someone else's game, or nobody's, is never written.
+    stranger = dataclasses.replace(draw(two, 1, "e"), owner_key="someone-else")
+    nobody = dataclasses.replace(draw(two, 1, "f"), owner_key=None)
+    assert made.write_now([stranger, nobody]) == [None, None]
+    assert await log_of(two.pk) == [(1, DRAW, "b")]
