@@ -132,11 +132,17 @@ class Listeners:
 
     With a process-local channel layer (the in-memory one) this is everyone who can
     hear a group, so a sender alone in its group can skip the group send. With a layer
-    shared by processes (Redis), sockets elsewhere may listen: ``alone`` is then always
-    False and the group message always goes. Never reads a layer's private state."""
+    shared by processes (Redis) sockets elsewhere may listen, and the sockets of a group
+    tell each other that they are there (``local`` is then False; see the game socket's
+    hello and here messages). Never reads a layer's private state."""
 
     def __init__(self) -> None:
         self._groups: dict[str, set[str]] = {}
+
+    @staticmethod
+    def local(layer: BaseChannelLayer | None) -> bool:
+        """Does ``layer`` reach only this process's sockets?"""
+        return isinstance(layer, InMemoryChannelLayer)
 
     def add(self, group: str, channel: str) -> None:
         self._groups.setdefault(group, set()).add(channel)
@@ -149,10 +155,8 @@ class Listeners:
         if not members:
             del self._groups[group]
 
-    def alone(self, layer: BaseChannelLayer | None, group: str, channel: str) -> bool:
-        """Is ``channel`` the only socket that can hear ``group``?"""
-        if not isinstance(layer, InMemoryChannelLayer):
-            return False
+    def alone(self, group: str, channel: str) -> bool:
+        """Is ``channel`` this process's only socket in ``group``?"""
         return self._groups.get(group, set()) <= {channel}
 
     def count(self, group: str) -> int:

@@ -50,15 +50,27 @@ class GameConsumer(JsonSocket):
     group: str
     actor: Actor
     sent_version: int
+    # On a layer shared by processes: the other sockets of this game, wherever they are,
+    # as their hello and here messages told (a socket of a process that died unseen
+    # stays in the set, which only costs a group message now and then).
+    peers: set[str]
 
     async def connect(self) -> None:
         self.game_id = self.scope["url_route"]["kwargs"]["game_id"]
         self.group = game_group(self.game_id)
         self.sent_version = -1
         self.actor = await in_thread(actor_for_scope)(self.scope)
+        self.peers = set()
         # Join before reading, so that no change can slip between the read and the join.
         await self.channel_layer.group_add(self.group, self.channel_name)
         listeners.add(self.group, self.channel_name)
+        if not listeners.local(self.channel_layer):
+            # Say hello to the game's other sockets, in any process. One that moved before
+            # it heard this answers with its version: this socket then reads again, so a
+            # move sent to no one (the mover thought itself alone) is never missed.
+            await self.channel_layer.group_send(
+                self.group, {"type": "game.hello", "channel": self.channel_name}
+            )
         try:
             state = await in_thread(_read)(self.actor, self.game_id)
         except NotFound:
@@ -74,6 +86,35 @@ class GameConsumer(JsonSocket):
     async def disconnect(self, code: int) -> None:
         listeners.discard(self.group, self.channel_name)
         await self.channel_layer.group_discard(self.group, self.channel_name)
+        if not listeners.local(self.channel_layer):
+            await self.channel_layer.group_send(
+                self.group, {"type": "game.bye", "channel": self.channel_name}
+            )
+
+    def _alone(self) -> bool:
+        """Does no other socket listen to this game? Then a fast move sends no group message."""
+        if listeners.local(self.channel_layer):
+            return listeners.alone(self.group, self.channel_name)
+        return not self.peers
+
+    async def game_hello(self, event: dict[str, Any]) -> None:
+        """Another socket of the game opened: note it, and tell it the version sent here."""
+        channel = event["channel"]
+        if channel == self.channel_name:
+            return
+        self.peers.add(channel)
+        await self.channel_layer.send(
+            channel, {"type": "game.here", "channel": self.channel_name, "version": self.sent_version}
+        )
+
+    async def game_here(self, event: dict[str, Any]) -> None:
+        """An older socket of the game answered this one's hello."""
+        self.peers.add(event["channel"])
+        if event["version"] > self.sent_version:
+            await self.catch_up(event["version"], f"game {self.game_id}")
+
+    async def game_bye(self, event: dict[str, Any]) -> None:
+        self.peers.discard(event["channel"])
 
     async def receive_json(self, content: dict[str, Any], **kwargs: Any) -> None:
         kind = content.get("type")
@@ -104,7 +145,7 @@ class GameConsumer(JsonSocket):
             await self.send(text_data=ack_text(message_id, version))
             await self._send_text(version, text)
             # The owner's other sockets get the same text; none listening, no message.
-            if not listeners.alone(self.channel_layer, self.group, self.channel_name):
+            if not self._alone():
                 await self.channel_layer.group_send(
                     self.group,
                     {"type": "game.state", "version": version, "text": text, **_owner_of(snapshot)},

@@ -35,7 +35,7 @@ from games.core import fastpath
 from games.core.actors import PLAYER_TOKEN_KEY, Actor
 from games.core.store_sqlite import SqliteStore
 from games.models import Game, Move
-from games.solo import history, play
+from games.solo import consumer, history, play
 from tests.support.solo import apply_action, klondike
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -293,3 +293,37 @@ async def test_a_batch_commits_the_moves_whose_guards_hold_and_only_those(
     nobody = dataclasses.replace(draw(two, 1, "f"), owner_key=None)
     assert made.write_now([stranger, nobody]) == [None, None]
     assert await log_of(two.pk) == [(1, DRAW, "b")]
+
+
+async def test_on_a_shared_layer_sockets_find_each_other_and_miss_no_move(
+    player: tuple[Actor, bytes], sockets: list[Socket], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """As on Redis, where sockets of other processes may listen: a socket that moved while
+    alone sent no group message; a socket opening then, whose first read came back
+    older (read before that move committed), hears the version from the older socket's
+    answer to its hello and reads again. After that, moves reach it by group message."""
+    monkeypatch.setattr(fastpath.Listeners, "local", staticmethod(lambda layer: False))
+    _, cookie = player
+    game_id, first, _ = await open_game(sockets, player)
+    _, moved = await first.move("m1", DRAW)
+    assert moved["version"] == 1
+
+    real = consumer._read
+    stale: list[int] = []
+
+    def read_behind(actor: Actor, game: int) -> dict[str, Any]:
+        state = real(actor, game)
+        if not stale:  # the second socket's first read: as if made before the move
+            stale.append(state["version"])
+            return {**state, "version": 0}
+        return state
+
+    monkeypatch.setattr(consumer, "_read", read_behind)
+    second = Socket(game_id, cookie)
+    assert (await second.open())["version"] == 0
+    assert (await second.receive())["version"] == 1  # after the first socket's "here"
+    assert stale == [1]
+    _, moved = await first.move("m2", DRAW)
+    assert await second.receive() == moved
+    await second.close()
+    await first.close()
