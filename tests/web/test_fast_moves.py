@@ -33,7 +33,6 @@ from django.db import connection
 from config.asgi import application
 from games.core import fastpath
 from games.core.actors import PLAYER_TOKEN_KEY, Actor
-from games.core.store_sqlite import SqliteStore
 from games.models import Game, Move
 from games.solo import consumer, history, play
 from tests.support.solo import apply_action, klondike
@@ -257,14 +256,13 @@ def two_games(actor: Actor) -> tuple[Game, Game]:
 async def test_a_batch_commits_the_moves_whose_guards_hold_and_only_those(
     player: tuple[Actor, bytes],
 ) -> None:
-    """Moves written together: one whose version is stale and one whose id is used
-    already are rolled back alone; the others commit."""
-    if connection.vendor != "sqlite":
-        pytest.skip("the SQLite store's batches")
+    """Moves written together (one transaction on SQLite, one statement on PostgreSQL):
+    one whose version is stale and one whose id is used already are not written; the
+    others commit. Someone else's game, or nobody's, is never written."""
     actor, _ = player
     one, two = await two_games(actor)
     made = fastpath.store()
-    assert isinstance(made, SqliteStore)
+    assert made is not None
 
     def draw(game: Game, version: int, client_id: str) -> fastpath.GuardedMove:
         return fastpath.GuardedMove(
@@ -282,16 +280,25 @@ async def test_a_batch_commits_the_moves_whose_guards_hold_and_only_those(
             moves_made=version + 1,
         )
 
-    assert made.write_now([draw(one, 0, "a")]) == [1]
-    versions = made.write_now([draw(two, 0, "b"), draw(one, 0, "c"), draw(one, 1, "a"), draw(one, 1, "d")])
-    assert versions == [1, None, None, 2]
+    async def together(*moves: fastpath.GuardedMove) -> list[int | None]:
+        return list(await asyncio.gather(*(made.write(move) for move in moves)))  # type: ignore[union-attr]
+
+    assert await together(draw(one, 0, "a")) == [1]
+    transactions = made.transactions  # type: ignore[union-attr]
+    assert await together(draw(two, 0, "b"), draw(one, 0, "c"), draw(one, 1, "a"), draw(one, 1, "d")) == [
+        1,
+        None,
+        None,
+        2,
+    ]
+    if connection.vendor == "sqlite":  # all four in one transaction, each in a savepoint
+        assert made.transactions == transactions + 1  # type: ignore[union-attr]
     assert await log_of(one.pk) == [(1, DRAW, "a"), (2, DRAW, "d")]
     assert await log_of(two.pk) == [(1, DRAW, "b")]
     assert [(await row_of(game.pk)).version for game in (one, two)] == [2, 1]
-    # Someone else's game, or nobody's, is never written.
     stranger = dataclasses.replace(draw(two, 1, "e"), owner_key="someone-else")
     nobody = dataclasses.replace(draw(two, 1, "f"), owner_key=None)
-    assert made.write_now([stranger, nobody]) == [None, None]
+    assert await together(stranger, nobody) == [None, None]
     assert await log_of(two.pk) == [(1, DRAW, "b")]
 
 
