@@ -31,7 +31,7 @@ from games.core.actors import Actor
 from games.core.fastpath import GuardedMove, owner_digest, store
 from games.models import Game
 from games.solo.actions import Change, MoveAction
-from games.solo.history import keep, positions, stored_move
+from games.solo.history import Position, positions, stored_move
 from games.solo.payloads import Snapshot
 from games.solo.play import IDLE_GAP
 
@@ -113,5 +113,6 @@ async def try_move(actor: Actor, game_id: int, change: Change) -> Snapshot | Non
     row.score = after.score
     row.status, row.finished = status, finished
     new_line = line.then(after, move)
-    keep(row, new_line)
+    # ``row`` is this function's own copy and nobody changes it: kept as it is.
+    positions.put(game_id, new_version, Position(row, new_line))
     return Snapshot(row, new_line)
