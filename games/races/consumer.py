@@ -41,11 +41,17 @@ def _read(actor: Actor, race_id: int, token: str | None) -> dict[str, Any]:
 
 
 def _change(
-    actor: Actor, race_id: int, kind: str, content: dict[str, Any], token: str | None
+    actor: Actor,
+    race_id: int,
+    kind: str,
+    content: dict[str, Any],
+    token: str | None,
+    presence: dict[int, bool] | None = None,
 ) -> dict[str, Any]:
     """Make a change; returns the sender's ``state`` message after it (for a repeat, of the
     race as it is). The snapshot is the committed race, so the sender's socket needs no
-    second read of it: rendering it here saves a thread hop and two queries a move."""
+    second read of it: rendering it here saves a thread hop and two queries a move.
+    ``presence`` is what the socket has been told of who is connected (read when None)."""
     if kind == "move":
         snapshot = play.play_move(actor, race_id, play.parse_move(content.get("move")), content.get("id"))
     elif kind == "ready":
@@ -54,7 +60,7 @@ def _change(
         snapshot = play.resign(actor, race_id)
     else:
         snapshot = play.offer_end(actor, race_id)
-    return state_message(snapshot, snapshot.seat_of(actor), token=token)
+    return state_message(snapshot, snapshot.seat_of(actor), token=token, presence=presence)
 
 
 CHANGES = ("move", "ready", "resign", "offer_end")
@@ -128,7 +134,8 @@ class RaceConsumer(JsonSocket):
             await self.send_error(None, "a move needs an id", "bad_request")
             return
         try:
-            state = await in_thread(_change)(self.actor, self.race_id, kind, content, self.token)
+            known = None if self.presence is None else dict(self.presence)
+            state = await in_thread(_change)(self.actor, self.race_id, kind, content, self.token, known)
         except ServiceError as error:
             await self.send_refusal(message_id, error)
             return
