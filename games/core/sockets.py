@@ -11,6 +11,7 @@ races.
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 from collections.abc import Callable
 from typing import Any, TypeVar
@@ -38,7 +39,8 @@ def in_thread(function: Callable[..., T]) -> Callable[..., Any]:
     Not thread-sensitive: each call is one self-contained transaction, so any pool
     thread will do, and sockets of different games do not queue behind one thread.
     """
-    return database_sync_to_async(function, thread_sensitive=False)
+    hopping: Callable[..., Any] = database_sync_to_async(function, thread_sensitive=False)
+    return hopping
 
 
 def message_id_of(content: dict[str, Any]) -> str | int | None:
@@ -49,7 +51,7 @@ def message_id_of(content: dict[str, Any]) -> str | int | None:
     return message_id
 
 
-class JsonSocket(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
+class JsonSocket(AsyncJsonWebsocketConsumer):
     """A consumer of JSON objects sent as text, each at most ``MAX_MESSAGE_BYTES``."""
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
@@ -60,7 +62,7 @@ class JsonSocket(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
             await self.send_error(None, f"a message may be at most {MAX_MESSAGE_BYTES} bytes", "too_large")
             return
         try:
-            content = fastpath.loads(text_data)
+            content = json.loads(text_data)
         except (ValueError, RecursionError):
             await self.send_error(None, "a message must be valid JSON", "bad_request")
             return
@@ -71,24 +73,6 @@ class JsonSocket(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
             await self.send_json({"type": "pong"})
             return
         await self.receive_json(content)
-
-    async def dispatch(self, message: dict[str, Any]) -> None:
-        """Hand ``message`` to its handler, without Channels' hop before every message.
-
-        Channels' ``AsyncConsumer.dispatch`` first awaits ``aclose_old_connections()``,
-        a trip to the sync thread, for every message, group messages included: about a
-        third of a fast move's CPU. This socket touches the database only through
-        ``in_thread`` (``database_sync_to_async``), which closes stale and broken
-        connections before and after each call, in the thread that uses them; that is
-        the one place. The fast move path's own connections are kept by its store."""
-        handler = getattr(self, get_handler_name(message), None)
-        if handler is None:
-            raise ValueError(f"no handler for message type {message['type']}")
-        await handler(message)
-
-    async def send_json(self, content: Any, close: bool = False) -> None:
-        """JSON encoded once, with orjson."""
-        await self.send(text_data=fastpath.dumps(content), close=close)
 
     async def send_error(self, message_id: str | int | None, error: str, code: str, **data: Any) -> None:
         """``{"type": "error", "id", "code", "error", "data"}``: the sender's request was refused."""
@@ -125,3 +109,24 @@ class JsonSocket(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
                 version,
                 self.sent_version,
             )
+
+    # ------------------------------------------------------------ the move path's savings
+
+    async def dispatch(self, message: dict[str, Any]) -> None:
+        """Hand ``message`` to its handler, without Channels' hop before every message.
+
+        Channels' ``AsyncConsumer.dispatch`` first awaits ``aclose_old_connections()``,
+        a trip to the sync thread, for every message, group messages included: about a
+        third of a fast move's CPU (docs/performance.md). These sockets touch Django's
+        database connections only through ``in_thread`` (``database_sync_to_async``),
+        which closes stale and broken connections before and after each call, in the
+        thread that uses them: that is the one place. The fast move path's own
+        connections are kept by its store (games.core.fastpath)."""
+        handler = getattr(self, get_handler_name(message), None)
+        if handler is None:
+            raise ValueError(f"no handler for message type {message['type']}")
+        await handler(message)
+
+    async def send_json(self, content: Any, close: bool = False) -> None:
+        """JSON encoded with orjson, once."""
+        await self.send(text_data=fastpath.dumps(content), close=close)
