@@ -159,9 +159,6 @@ class Listeners:
         """Is ``channel`` this process's only socket in ``group``?"""
         return self._groups.get(group, set()) <= {channel}
 
-    def count(self, group: str) -> int:
-        return len(self._groups.get(group, ()))
-
 
 listeners = Listeners()
 

@@ -182,6 +182,12 @@ async def test_a_stale_version_gets_the_exact_error(
     assert (error["id"], error["code"], error["data"]) == ("m2", "stale", {"version": 1})
     assert commits() == before
     assert len(await log_of(game_id)) == 1
+    # A move naming cards that are not where the player saw them: the engine refuses it
+    # on the loop, and the locked path answers with the engine's code.
+    (error,) = await socket.move("m3", {"from": "waste", "to": "f1", "count": 1, "cards": ["KS"]})
+    assert (error["type"], error["id"], error["code"]) == ("error", "m3", "stale")
+    assert commits() == before
+    assert len(await log_of(game_id)) == 1
     await socket.close()
 
 
