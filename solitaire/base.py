@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from .cards import FACE_DOWN, FACE_MASK, Card, card_text, face_text, parse_card, rank_of
-from .moves import IllegalMove, Move, StaleMove, UnknownPile
+from .moves import IllegalMove, Move, NotYourPile, StaleMove, UnknownPile
 
 Piles = tuple[tuple[Card, ...], ...]
 Counters = tuple[int, ...]
@@ -48,7 +48,8 @@ class Outcome:
     scores: dict[str, int] | None = field(default=None, hash=False)
 
     def to_dict(self) -> dict[str, Any]:
-        return {"winner": self.winner, "reason": self.reason, "scores": self.scores}
+        scores = None if self.scores is None else dict(self.scores)
+        return {"winner": self.winner, "reason": self.reason, "scores": scores}
 
 
 # How many positions the "is anything still possible?" search may visit before it
@@ -57,17 +58,25 @@ STUCK_SEARCH_LIMIT = 600
 
 
 class Option:
-    """One typed option: its default and a check that explains a bad value."""
+    """One typed option: its default and a check that explains a bad value.
 
-    def __init__(self, default: Any, check: Callable[[Any], bool], expects: str) -> None:
+    ``quiet`` marks an option added after games were already being saved: while it is
+    at its default it is left out of ``Rules.options``, so that keys made from the
+    options (the web app's deal numbers and statistics) stay what they were.
+    """
+
+    def __init__(
+        self, default: Any, check: Callable[[Any], bool], expects: str, *, quiet: bool = False
+    ) -> None:
         self.default = default
         self.check = check
         self.expects = expects
+        self.quiet = quiet
 
 
-def boolean(default: bool) -> Option:
+def boolean(default: bool, *, quiet: bool = False) -> Option:
     """A yes/no option: exactly ``True`` or ``False`` (not 1 or 0)."""
-    return Option(default, lambda v: type(v) is bool, "True or False")
+    return Option(default, lambda v: type(v) is bool, "True or False", quiet=quiet)
 
 
 def choice(default: Any, *values: Any) -> Option:
@@ -145,8 +154,11 @@ class State:
             object.__setattr__(self, "_legal", legal)
         return list(legal)
 
-    def apply(self, move: Move | Mapping[str, Any]) -> State:
+    def apply(self, move: Move | Mapping[str, Any], *, seat: int | None = None) -> State:
         """The state after ``move``; this state is unchanged.
+
+        ``seat``, when given, is the seat making the move: a move naming another seat's
+        pile is then refused (Double Solitaire; one-player games have no seat piles).
 
         :raises MalformedMove: when a dict is not a move at all.
         :raises UnknownPile: when the move names a pile the game does not have.
@@ -155,6 +167,8 @@ class State:
         :raises IllegalMove: when the rules do not allow it here.
         """
         parsed = move if isinstance(move, Move) else Move.from_dict(move)
+        if seat is not None:
+            self.rules.check_seat(parsed, seat)
         if parsed.cards is not None:
             self.rules.check_cards(self, parsed)
         return self.rules.apply(self, parsed)
@@ -270,7 +284,12 @@ class Rules:
             if not option.check(value):
                 raise ValueError(f"{self.name} option {key!r} must be {option.expects}")
             values[key] = value
-        self.options: dict[str, Any] = values
+        self.settings: dict[str, Any] = values  # every option, defaults included
+        self.options: dict[str, Any] = {
+            key: value
+            for key, value in values.items()
+            if not (self.OPTIONS[key].quiet and value == self.OPTIONS[key].default)
+        }
         self.pile_ids, self.roles = self.declare_piles()
         self.index = {pile_id: i for i, pile_id in enumerate(self.pile_ids)}
         self.foundations = tuple(i for i, r in enumerate(self.roles) if r == FOUNDATION)
@@ -377,6 +396,23 @@ class Rules:
         self.pile(pile_id)
         return None
 
+    def check_seat(self, move: Move, seat: int) -> None:
+        """The move names only piles of ``seat`` or shared ones.
+
+        :raises UnknownPile: for a pile the game does not have.
+        :raises NotYourPile: for a pile of another seat (``data["other_seat"]``).
+        """
+        for pile_id in (move.source, move.target):
+            owner = self.seat_of(pile_id)
+            if owner is not None and owner != seat:
+                raise NotYourPile(
+                    f"{pile_id} belongs to player {owner}: you can only move your own cards",
+                    source=move.source,
+                    target=move.target,
+                    seat=seat,
+                    other_seat=owner,
+                )
+
     def describe(self) -> dict[str, Any]:
         """The game for the UI as JSON-ready data: title, players, piles with their
         label, role and what fills an empty one, passes, draw and the options in words."""
@@ -468,24 +504,27 @@ class Rules:
         """See ``State.quick_over``: True proved over, False proved not, None undecided."""
         if self.is_won(state):
             return True
-        undecided = False
-        for seat in self.seats():
-            stuck = self.quick_stuck(state, seat)
-            if stuck is False:
-                return False
-            if stuck is None:
-                undecided = True
-        return None if undecided else True
+        seats = self.seats()
+        # The cheap proofs of "not over" first, for every seat, before any over-estimate.
+        if any(self.surely_progresses(state, seat) for seat in seats):
+            return False
+        if any(self.could_progress(state, seat) for seat in seats):
+            return None
+        return True
+
+    def surely_progresses(self, state: State, seat: int) -> bool:
+        """Hook: a cheap proof that this seat is not stuck (see ``quick_over``)."""
+        return (
+            not self.has_seen_stock(state, seat)
+            or self.progresses_now(state, seat)
+            or self.stock_lap_progresses(state, seat)
+        )
 
     def quick_stuck(self, state: State, seat: int) -> bool | None:
         """The cheap part of ``is_stuck``: True stuck, False not, None undecided."""
-        if not self.has_seen_stock(state, seat):
+        if self.surely_progresses(state, seat):
             return False
-        if self.progresses_now(state, seat) or self.stock_lap_progresses(state, seat):
-            return False
-        if not self.could_progress(state, seat):
-            return True
-        return None
+        return None if self.could_progress(state, seat) else True
 
     def is_over(self, state: State) -> bool:
         quick = state.quick_over()

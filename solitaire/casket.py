@@ -241,6 +241,21 @@ class Casket(Rules):
             piles[emptied] = (stock[-1],)
             piles[self.stock] = stock[:-1]
 
+    def progresses_now(self, state: State, seat: int) -> bool:
+        """Any stock card can go to a waste pile; otherwise a card going up, a waste card
+        played, or a lid card played while a jewel will refill its cell is progress."""
+        piles = state.piles
+        if piles[self.stock]:
+            return True
+        roles = self.roles
+        index = self.index
+        jewels = bool(piles[self.jewels])
+        for move in state.legal_moves():
+            source, target = roles[index[move.source]], roles[index[move.target]]
+            if target == FOUNDATION or source == WASTE or (jewels and source == RESERVE):
+                return True
+        return False
+
     def progress(self, state: State, seat: int) -> tuple[int, ...]:
         piles = state.piles
         on_foundations = sum(len(piles[f]) for f in self.foundations)

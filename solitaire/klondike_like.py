@@ -29,6 +29,8 @@ from .cards import FACE_DOWN, FACE_MASK, KING, Card, face_text
 from .moves import IllegalMove, Move, NotYourPile
 
 _RED = (False, True, True, False)
+_ACES = frozenset((1 << 2) | suit for suit in range(4))
+_KINGS = frozenset((KING << 2) | suit for suit in range(4))
 
 # What a move did, for scoring.
 WASTE_TO_TABLEAU, WASTE_TO_FOUNDATION, TABLEAU_TO_FOUNDATION = "wt", "wf", "tf"
@@ -573,55 +575,93 @@ class KlondikeLike(Rules):
             self.stock_face_up or not state.piles[layout.stock] or state.counters[layout.passes_counter] > 0
         )
 
+    def surely_progresses(self, state: State, seat: int) -> bool:
+        if not self.has_seen_stock(state, seat):
+            return True
+        layout = self.seat_by_number[seat]
+        up = self.foundation_wants(state)
+        down = self.tableau_wants(state, layout)
+        return self.progress_with(state, layout, up, down) or self.lap_with(state, layout, up, down)
+
     def progresses_now(self, state: State, seat: int) -> bool:
+        layout = self.seat_by_number[seat]
+        up, down = self.foundation_wants(state), self.tableau_wants(state, layout)
+        return self.progress_with(state, layout, up, down)
+
+    def stock_lap_progresses(self, state: State, seat: int) -> bool:
+        layout = self.seat_by_number[seat]
+        return self.lap_with(state, layout, self.foundation_wants(state), self.tableau_wants(state, layout))
+
+    def foundation_wants(self, state: State) -> set[Card]:
+        """The faces that would fit some foundation now."""
+        piles = state.piles
+        wanted: set[Card] = set()
+        for f in self.foundations:
+            pile = piles[f]
+            if pile:
+                top = pile[-1] & FACE_MASK
+                if top >> 2 < KING:
+                    wanted.add(top + 4)
+            else:
+                wanted.update(_ACES)
+        return wanted
+
+    def tableau_wants(self, state: State, layout: Seat) -> set[Card] | None:
+        """The faces that would fit one of this seat's tableau piles now; ``None`` when an
+        empty pile takes any card."""
+        piles = state.piles
+        children = self.children
+        wanted: set[Card] = set()
+        for t in layout.tableau:
+            pile = piles[t]
+            if not pile:
+                if self.any_card_in_space:
+                    return None
+                wanted.update(_KINGS)
+            elif not pile[-1] & FACE_DOWN:
+                wanted.update(children[pile[-1] & FACE_MASK])
+        return wanted
+
+    def progress_with(self, state: State, layout: Seat, up: set[Card], down: set[Card] | None) -> bool:
         """A move of this seat makes progress now: the waste card plays, a run uncovers a
         face-down card, or (where foundation cards stay up) a card goes up."""
-        layout = self.seat_by_number[seat]
         piles = state.piles
-        tableau = layout.tableau
-        fits_tableau = self.fits_tableau
-        foundation_tops = [piles[f] for f in self.foundations]
         waste = piles[layout.waste]
         if waste:
-            card = waste[-1]
-            if any(fits_foundation(card, f) for f in foundation_tops):
-                return True
-            if any(fits_tableau(card, piles[t]) for t in tableau):
+            face = waste[-1] & FACE_MASK
+            if face in up or down is None or face in down:
                 return True
         up_counts = not self.foundation_to_tableau
-        for t in tableau:
+        run_length = self.run_length
+        for t in layout.tableau:
             pile = piles[t]
-            run = self.run_length(pile)
+            run = run_length(pile)
             if not run:
                 continue
             uncovers = run < len(pile) and pile[-run - 1] & FACE_DOWN
-            if (up_counts or (uncovers and run == 1)) and any(
-                fits_foundation(pile[-1], f) for f in foundation_tops
-            ):
+            if (up_counts or (uncovers and run == 1)) and pile[-1] & FACE_MASK in up:
                 return True
-            if uncovers:
-                base = pile[-run]
-                if any(u != t and fits_tableau(base, piles[u]) for u in tableau):
-                    return True
+            # A run's base never fits its own pile, so "some pile" is "another pile".
+            if uncovers and (down is None or pile[-run] & FACE_MASK in down):
+                return True
         return False
 
-    def stock_lap_progresses(self, state: State, seat: int) -> bool:
+    def lap_with(self, state: State, layout: Seat, up: set[Card], down: set[Card] | None) -> bool:
         """Some card that draws and turn-overs alone bring to the top of the waste fits a
         foundation or a tableau pile as they lie now: playing it is progress.
 
         Draws and turn-overs never change the order of waste-then-stock (the "talon"),
         only where it is cut; so one pass over that order finds every such card.
         """
-        layout = self.seat_by_number[seat]
         piles = state.piles
         stock, waste = piles[layout.stock], piles[layout.waste]
-        talon = waste + stock[::-1]
-        size = len(talon)
+        size = len(stock) + len(waste)
         if not size:
             return False
-        wanted = self.wanted_faces(state, layout)
-        if wanted is None:
+        if down is None:
             return True  # an empty pile takes any card
+        wanted = up | down
+        talon = waste + stock[::-1]
         cut = len(waste)
         turnovers = (
             size  # enough for every cut
@@ -642,29 +682,6 @@ class KlondikeLike(Rules):
             else:
                 break
         return False
-
-    def wanted_faces(self, state: State, layout: Seat) -> set[Card] | None:
-        """The faces that would fit a foundation or one of this seat's tableau piles now;
-        ``None`` when an empty pile takes any card."""
-        piles = state.piles
-        wanted: set[Card] = set()
-        for f in self.foundations:
-            pile = piles[f]
-            if pile:
-                top = pile[-1] & FACE_MASK
-                if top >> 2 < KING:
-                    wanted.add(top + 4)
-            else:
-                wanted.update((1 << 2) | suit for suit in range(4))
-        for t in layout.tableau:
-            pile = piles[t]
-            if not pile:
-                if self.any_card_in_space:
-                    return None
-                wanted.update((KING << 2) | suit for suit in range(4))
-            elif not pile[-1] & FACE_DOWN:
-                wanted.update(self.children[pile[-1] & FACE_MASK])
-        return wanted
 
     def passes_view(self, state: State, seat: Seat) -> dict[str, Any]:
         used = state.counters[seat.passes_counter]

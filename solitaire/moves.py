@@ -12,7 +12,7 @@ caller can phrase its own sentence. ``str(error)`` is a plain-words reason.
     MoveError(ValueError)          any refusal of a move; never raised itself
     ├── MalformedMove              not a move at all: wrong types, lengths, characters
     ├── UnknownPile                names a pile the game does not have
-    ├── NotYourPile                names piles of two different seats
+    ├── NotYourPile                names a pile of another seat
     └── IllegalMove                well formed, but the rules do not allow it here
         └── StaleMove              its ``cards`` are not what would move now
 """
@@ -70,10 +70,11 @@ class UnknownPile(MoveError):
 
 
 class NotYourPile(MoveError):
-    """A move naming piles of two different seats (Double Solitaire).
+    """A move naming a pile of another seat (Double Solitaire): one of the mover's
+    (``State.apply(move, seat=n)``), or piles of two different seats.
 
-    Code ``not_your_pile``; data ``source``, ``target``, ``seat`` (the seat of the
-    source pile) and ``other_seat``.
+    Code ``not_your_pile``; data ``source``, ``target``, ``seat`` (the mover, or the
+    seat of the source pile) and ``other_seat`` (the seat whose pile it names).
     """
 
     default_code = "not_your_pile"

@@ -1,7 +1,8 @@
-"""Client ids: the sender's name for a change, so a resent message is applied once.
+"""Client input that is stored as text: ids (the sender's name for a change, so a
+resent message is applied once) and versions, and the check every stored string passes.
 
-Stored with the log entry it made, under a unique constraint per game (per seat in a
-race). Knows nothing of games.
+Ids are stored with the log entry they made, under a unique constraint per game (per
+seat in a race). Knows nothing of games.
 """
 
 from __future__ import annotations
@@ -9,6 +10,12 @@ from __future__ import annotations
 from games.core.errors import BadRequest
 
 MAX_CLIENT_ID_LENGTH = 64
+
+
+def storable(text: str) -> bool:
+    """Can ``text`` be stored and sent back as it is? Not with a NUL (PostgreSQL refuses
+    it) or a lone surrogate (not UTF-8 at all)."""
+    return "\x00" not in text and not any("\ud800" <= char <= "\udfff" for char in text)
 
 
 def clean_client_id(client_id: object) -> str | None:
@@ -22,6 +29,8 @@ def clean_client_id(client_id: object) -> str | None:
         client_id = str(client_id)
     if not isinstance(client_id, str) or not 0 < len(client_id) <= MAX_CLIENT_ID_LENGTH:
         raise BadRequest(f"an id must be a string of 1 to {MAX_CLIENT_ID_LENGTH} characters")
+    if not storable(client_id):
+        raise BadRequest("an id may not hold a NUL or a lone surrogate")
     return client_id
 
 

@@ -33,7 +33,7 @@ def answers_json(view: View) -> View:
         @wraps(view)
         async def awaited(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
             try:
-                return await view(request, *args, **kwargs)  # type: ignore[no-any-return]
+                return await view(request, *args, **kwargs)
             except ServiceError as error:
                 return error_response(error)
 

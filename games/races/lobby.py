@@ -18,6 +18,7 @@ from django.db.models import Q
 
 import solitaire
 from games.core.actors import Actor
+from games.core.client_ids import storable
 from games.core.errors import BadRequest, NotFound, Refused
 from games.core.options import validated_options
 from games.core.transactions import writing
@@ -38,9 +39,12 @@ def clean_name(actor: Actor, name: object) -> str:
     if actor.user_id is not None:
         user = get_user_model().objects.filter(pk=actor.user_id).first()
         if user is not None:
-            return user.get_username()[:MAX_NAME_LENGTH]
+            username: str = user.get_username()
+            return username[:MAX_NAME_LENGTH]
     if not isinstance(name, str) or not name.strip():
         raise BadRequest("choose a display name for the race", "name_required")
+    if not storable(name):
+        raise BadRequest("a display name may not hold a NUL or a lone surrogate", "bad_name")
     cleaned = " ".join(name.split())
     if len(cleaned) > MAX_NAME_LENGTH:
         raise BadRequest(f"a display name may be at most {MAX_NAME_LENGTH} characters", "name_too_long")
@@ -52,7 +56,7 @@ def _seat_for(actor: Actor, race: Race, number: int, name: str) -> RaceSeat:
 
 
 def _new_race(options: dict[str, Any], start_position: dict[str, Any] | None = None) -> Race:
-    return Race.objects.create(
+    race: Race = Race.objects.create(
         options=options,
         seed=secrets.randbits(SEED_BITS),
         start_position=start_position,
@@ -60,6 +64,7 @@ def _new_race(options: dict[str, Any], start_position: dict[str, Any] | None = N
         watch_token=secrets.token_urlsafe(18),
         version=1,
     )
+    return race
 
 
 def create_race(actor: Actor, options: object = None, name: object = None) -> RaceSnapshot:
@@ -175,12 +180,15 @@ def rematch(actor: Actor, race_id: object) -> RaceSnapshot:
     Either player may ask; the second asking gets the same new race. Both press Ready
     again in it.
 
-    :raises Refused: for a spectator, or before the end.
+    :raises NotFound: for anyone but the two players.
+    :raises Refused: before the end.
     """
     with writing():
         snapshot = records.load_snapshot(race_id, lock=True)
         race = snapshot.race
-        records.seated(snapshot, actor)
+        if snapshot.seat_of(actor) is None:
+            # An outsider cannot tell a race that exists from one that does not.
+            raise NotFound("there is no such race")
         if race.status != Race.Status.FINISHED:
             raise Refused("a rematch can start once this race is over", "not_finished")
         if race.rematch_id is not None:

@@ -10,7 +10,9 @@ from typing import Any
 
 import solitaire
 from games.core.actors import Actor
+from games.core.cache import VersionedCache
 from games.core.errors import Refused
+from games.core.options import described
 from games.models import Race
 from games.races import records
 from games.races.presence import connected_seats
@@ -28,7 +30,8 @@ def race_payload(
     have a live socket) is read from the database unless given."""
     race = snapshot.race
     state = snapshot.state
-    contributions = state.rules.contributions(state)
+    view = state.view(seat)
+    contributions = view["contributions"]
     if presence is None:
         presence = connected_seats(race.pk)
     players = [
@@ -58,7 +61,8 @@ def race_payload(
         "replay_url": f"/races/{race.pk}/replay/" if race.status == Race.Status.FINISHED else None,
         "created": race.created.isoformat(),
         "finished": race.finished.isoformat() if race.finished else None,
-        "state": state.view(seat),
+        "state": view,
+        "describe": described(state.rules),
     }
     if seat is not None or records.same_token(race.invite_token, token):
         payload["token"] = race.invite_token
@@ -90,6 +94,22 @@ def replay_for(actor: Actor, race_id: object, token: object = None) -> dict[str,
     race = snapshot.race
     if race.status != Race.Status.FINISHED:
         raise Refused("a race can be replayed once it is over", "not_finished")
+    key = (race.pk, race.seed)
+    kept = replays.get(key, race.version)
+    if kept is None:
+        kept = _replay(snapshot)
+        replays.put(key, race.version, kept)
+    return kept
+
+
+# Replays of finished races (a finished race no longer changes): a long race's replay
+# takes a good part of a second to build, and spectators ask for it again and again.
+# A few only: one can weigh a megabyte.
+replays: VersionedCache[tuple[int, int], dict[str, Any]] = VersionedCache("race replays", 8)
+
+
+def _replay(snapshot: RaceSnapshot) -> dict[str, Any]:
+    race = snapshot.race
     state = records.initial_state(race)
     frames = [_frame(state)]
     log = list(race.log.order_by("seq").values("seq", "seat", "move", "created"))

@@ -30,7 +30,8 @@ SEATS = (1, 2)
 
 
 def now() -> datetime:
-    return timezone.now()
+    moment: datetime = timezone.now()
+    return moment
 
 
 def countdown_ticks() -> int:
@@ -83,6 +84,12 @@ def same_token(secret: str, given: object) -> bool:
     if not isinstance(given, str) or not given:
         return False
     return hmac.compare_digest(secret.encode(), given.encode("utf-8", "replace"))
+
+
+def contributions(state: solitaire.State) -> dict[str, int]:
+    """Each seat's cards on the foundations, ``{"1": n, "2": m}``, as the engine counts them."""
+    counted: dict[str, int] = state.view(None)["contributions"]
+    return counted
 
 
 # ---------------------------------------------------------------- replay and its cache

@@ -80,6 +80,7 @@ def get_or_create_deal(game_name: str, options: object, number: object = None) -
     if wanted is None:
         wanted = 1 + secrets.randbelow(RANDOM_DEAL_NUMBERS - 1)
     key = canonical_json(clean)
+    deal: Deal
     deal, _ = Deal.objects.get_or_create(
         game=game_name,
         options_key=key,
@@ -92,6 +93,13 @@ def get_or_create_deal(game_name: str, options: object, number: object = None) -
 def dealt_state(deal: Deal) -> solitaire.State:
     """The engine state of a fresh deal, before any move."""
     return solitaire.new_game(deal.game, seed=deal.seed, **deal.options)
+
+
+def keep_verdict_now(deal: Deal, verdict: winnable.Verdict) -> None:
+    """Keep what the solver proved about a deal, inside the caller's transaction."""
+    deal.winnable = verdict.status == "solved"
+    deal.verdict = verdict.to_dict()
+    deal.save(update_fields=["winnable", "verdict"])
 
 
 # ---------------------------------------------------------------- the daily deal

@@ -33,9 +33,10 @@ def find_game(actor: Actor, game_id: object, *, lock: bool) -> Game:
     if lock:
         games = games.select_for_update(of=("self",))
     try:
-        return games.get(pk=game_id)
+        game: Game = games.get(pk=game_id)
     except Game.DoesNotExist:
         raise NotFound("there is no such game") from None
+    return game
 
 
 def moved_to_account(actor: Actor, game_id: object) -> bool:
@@ -46,7 +47,8 @@ def moved_to_account(actor: Actor, game_id: object) -> bool:
     """
     if actor.user_id is not None or not actor.token or not isinstance(game_id, int):
         return False
-    return Game.objects.filter(pk=game_id, owner__isnull=False, owner_key=actor.token).exists()
+    moved: bool = Game.objects.filter(pk=game_id, owner__isnull=False, owner_key=actor.token).exists()
+    return moved
 
 
 def give_anonymous_games(token: str | None, user_id: int) -> int:

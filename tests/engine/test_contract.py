@@ -14,7 +14,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import solitaire
 from solitaire.registry import rules_for
@@ -66,7 +67,9 @@ def check_error(error: ValueError, state: Any) -> None:
     assert str(error).strip()
     visible = {text for text in strings_in(state.view()) if CARD_TEXT.fullmatch(text.split(":")[0])}
     visible = {text.split(":")[0] for text in visible}
-    shown = {text for text in strings_in(error.data) if CARD_TEXT.fullmatch(text)}
+    # A stale move's "expected" only echoes what the mover sent.
+    public = {key: value for key, value in error.data.items() if key != "expected"}
+    shown = {text for text in strings_in(public) if CARD_TEXT.fullmatch(text)}
     assert shown <= visible, f"{error.code} names cards the player cannot see: {shown - visible}"
 
 
@@ -108,6 +111,18 @@ def test_a_double_move_across_seats_is_not_your_pile() -> None:
     assert info.value.data == {"source": "p1.t1", "target": "p2.t2", "seat": 1, "other_seat": 2}
 
 
+def test_a_seat_may_not_move_the_other_seats_cards() -> None:
+    state = solitaire.load("double", {"p1.t1": ["9H"], "p1.t2": ["10S"], "p2.t1": ["9D"], "p2.t2": ["10C"]})
+    with pytest.raises(solitaire.NotYourPile) as info:
+        state.apply(mv("p2.t1", "p2.t2"), seat=1)
+    assert info.value.data == {"source": "p2.t1", "target": "p2.t2", "seat": 1, "other_seat": 2}
+    assert state.apply(mv("p2.t1", "p2.t2"), seat=2) == state.apply(mv("p2.t1", "p2.t2"))
+    with pytest.raises(solitaire.UnknownPile):
+        state.apply(mv("t1", "f1"), seat=1)
+    solo = solitaire.load("klondike", {"t1": ["9H"], "t2": ["10S"]})
+    assert solo.apply(mv("t1", "t2"), seat=1) == solo.apply(mv("t1", "t2"))
+
+
 def test_a_tableau_refusal_names_both_cards_and_the_pile() -> None:
     state = solitaire.load("klondike", {"t1": ["2S"], "t2": ["5H"]})
     with pytest.raises(solitaire.IllegalMove) as info:
@@ -131,6 +146,67 @@ def test_errors_survive_pickling_with_their_code_and_data() -> None:
     again = pickle.loads(pickle.dumps(error))
     assert type(again) is solitaire.StaleMove
     assert (again.code, again.data, str(again)) == ("stale", error.data, "gone")
+
+
+# One position per code: (code, game, options, position, move).
+EXAMPLES: list[tuple[str, str, dict[str, Any], dict[str, Any], dict[str, Any]]] = [
+    ("bad_move", "klondike", {}, {}, {"from": "t1", "to": "f1", "count": 1.0}),
+    ("unknown_pile", "klondike", {}, {}, mv("t9", "f1")),
+    ("not_your_pile", "double", {}, {"p1.t1": ["9H"], "p2.t1": ["10S"]}, mv("p1.t1", "p2.t1")),
+    ("no_such_move", "klondike", {}, {"stock": ["2c"]}, mv("stock", "t1")),
+    ("count", "klondike", {}, {"stock": ["2c", "3c"]}, mv("stock", "waste", 2)),
+    ("empty", "klondike", {}, {"t1": ["KS"]}, mv("waste", "f1")),
+    ("stock_not_empty", "klondike", {}, {"stock": ["2c"], "waste": ["3D"]}, mv("waste", "stock")),
+    ("no_more_passes", "klondike", {"passes": 1}, {"waste": ["3D"]}, mv("waste", "stock")),
+    ("face_down", "klondike", {}, {"t1": ["5h", "9S"], "t2": ["10H"]}, mv("t1", "t2", 2)),
+    ("onto_face_down", "klondike", {}, {"t1": ["9S"], "t2": ["10h"]}, mv("t1", "t2")),
+    ("not_a_run", "klondike", {}, {"t1": ["9S", "8S"], "t2": ["10H"]}, mv("t1", "t2", 2)),
+    (
+        "whole_sequence",
+        "klondike",
+        {"whole_sequences": True},
+        {"t1": ["10S", "9H"], "t2": ["10C"]},
+        mv("t1", "t2"),
+    ),
+    (
+        "no_return",
+        "klondike",
+        {"foundation_to_tableau": False},
+        {"f1": ["AH", "2H"], "t1": ["3S"]},
+        mv("f1", "t1"),
+    ),
+    ("space", "klondike", {}, {"t1": ["QH"]}, mv("t1", "t2")),
+    ("tableau", "klondike", {}, {"t1": ["2S"], "t2": ["5H"]}, mv("t1", "t2")),
+    ("foundation", "klondike", {}, {"t1": ["JH"]}, mv("t1", "f1")),
+    (
+        "foundation_taken",
+        "double",
+        {},
+        {"f1": ["AH:2", "2H:2"], "p1.t1": ["2H"], "p2.t1": ["KC"]},
+        mv("p1.t1", "f1"),
+    ),
+    ("race_over", "double", {}, {"p2.t1": ["KC"]}, mv("p2.t1", "p2.t2")),
+    ("occupied", "casket", {}, {"lid1": ["5H"], "t1": ["9C"]}, mv("t1", "lid1")),
+    ("lid_closed", "casket", {}, {"jewels": ["2c", "3D"], "t1": ["9C"]}, mv("t1", "lid1")),
+    ("lid_closed", "casket", {"hard": True}, {"t1": ["9C"]}, mv("t1", "lid1")),
+    ("cards_not_allowed", "klondike", {}, {"waste": ["3D"]}, {**mv("waste", "stock"), "cards": ["3D"]}),
+    ("stale", "klondike", {}, {"t1": ["3D"]}, {**mv("t1", "f1"), "cards": ["AD"]}),
+]
+
+
+def test_every_documented_code_has_an_example() -> None:
+    assert {example[0] for example in EXAMPLES} == set(ERROR_CODES)
+
+
+@pytest.mark.parametrize(("code", "game", "options", "position", "move"), EXAMPLES)
+def test_each_code_comes_with_its_data(
+    code: str, game: str, options: dict[str, Any], position: dict[str, Any], move: dict[str, Any]
+) -> None:
+    state = solitaire.load(game, position, **options)
+    with pytest.raises(solitaire.MoveError) as info:
+        state.apply(move)
+    assert info.value.code == code, str(info.value)
+    check_error(info.value, state)
 
 
 @pytest.mark.parametrize("case", OPTION_SETS, ids=label)
@@ -562,3 +638,36 @@ def test_josephine_whole_sequences_lets_only_the_whole_run_move() -> None:
     assert info.value.code == "whole_sequence"
     assert state.apply(mv("t1", "t3", 4)).to_position()["t3"] == ["JH", "10H", "9H", "8H", "7H"]
     assert mv("t1", "t2", 1) not in [m.to_dict() for m in state.legal_moves()]
+
+
+JSON = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=20),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4),
+    max_leaves=12,
+)
+MOVE_LIKE = st.fixed_dictionaries(
+    {},
+    optional={
+        "from": JSON | st.sampled_from(["t1", "stock", "p1.t1", "f1"]),
+        "to": JSON | st.sampled_from(["t2", "waste", "f1"]),
+        "count": JSON | st.integers(min_value=-2, max_value=200),
+        "cards": JSON | st.lists(st.sampled_from(["AH", "10S", "7H:1", "ah", "1H"]), max_size=3),
+    },
+)
+
+
+@settings(max_examples=150, deadline=None, database=None)
+@given(data=JSON | MOVE_LIKE)
+def test_any_json_is_a_move_or_a_malformed_move_and_apply_never_fails_otherwise(data: Any) -> None:
+    try:
+        move = solitaire.Move.from_dict(data)
+    except solitaire.MalformedMove as error:
+        assert error.code == "bad_move"
+        str(error).encode("utf-8")
+        return
+    assert solitaire.Move.from_dict(move.to_dict()) == move
+    for game in ("klondike", "double"):
+        try:
+            solitaire.new_game(game, seed=1).apply(move)
+        except solitaire.MoveError as error:
+            assert error.code in ERROR_CODES

@@ -106,6 +106,7 @@ async def test_when_either_seat_agrees_last_to_stop_both_seats_see_the_end(last:
     await close_all(one, two)
 
 
+@pytest.mark.slow
 async def test_when_both_seats_agree_to_stop_at_once_both_see_the_end() -> None:
     for _ in range(3):
         race_id, one, two = await started_race()
@@ -144,6 +145,7 @@ async def test_a_read_a_version_behind_the_group_message_does_not_lose_the_end(
     await close_all(one, two)
 
 
+@pytest.mark.slow
 async def test_a_spectator_sees_the_end_too() -> None:
     ana, ben, race = await new_race()
     race_id = race["id"]

@@ -255,6 +255,7 @@ async def test_mutual_blockage_is_detected_and_scored_by_contributions() -> None
     await ben_socket.close()
 
 
+@pytest.mark.slow
 async def test_resigning_and_agreeing_to_stop_end_the_race() -> None:
     ana, ben, race = await new_race()
     race_id = race["id"]
@@ -286,6 +287,7 @@ async def test_resigning_and_agreeing_to_stop_end_the_race() -> None:
     await ben_socket.close()
 
 
+@pytest.mark.slow
 async def test_no_message_to_either_seat_or_a_spectator_holds_a_hidden_card_or_the_seed() -> None:
     ana, ben, race = await new_race()
     race_id = race["id"]

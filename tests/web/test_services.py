@@ -231,7 +231,7 @@ def test_a_stale_version_is_refused(ana: Actor) -> None:
     assert Move.objects.count() == 1
 
 
-@pytest.mark.parametrize("client_id", ["", "x" * 65, 1.5, True, ["m"]])
+@pytest.mark.parametrize("client_id", ["", "x" * 65, 1.5, True, ["m"], "m\x001", "m\ud800"])
 def test_bad_client_ids_are_refused(ana: Actor, client_id: object) -> None:
     snapshot = klondike(ana)
     with pytest.raises(errors.BadRequest):

@@ -43,6 +43,7 @@ def a_won_deal(actor: Actor) -> tuple[payloads.Snapshot, list[dict[str, Any]]]:
     raise AssertionError("no deal in range has a winning line that ends in an auto-finish")
 
 
+@pytest.mark.slow
 def test_a_known_winning_line_wins_and_settles_the_game(ana: Actor) -> None:
     snapshot, line = a_won_deal(ana)
     game_id = snapshot.game.pk
