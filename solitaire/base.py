@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from .cards import FACE_DOWN, FACE_MASK, Card, card_text, face_text, parse_card, rank_of
-from .moves import IllegalMove, Move, NotYourPile, StaleMove, UnknownPile
+from .moves import IllegalMove, MalformedMove, Move, NotYourPile, StaleMove, UnknownPile
 
 Piles = tuple[tuple[Card, ...], ...]
 Counters = tuple[int, ...]
@@ -133,6 +133,10 @@ class State:
     def __hash__(self) -> int:
         return hash((self.piles, self.counters))
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        # States cross process boundaries (worker pools): rebuild, never set attributes.
+        return (State, (self.rules, self.piles, self.counters))
+
     def __repr__(self) -> str:
         return self.rules.describe_state(self)
 
@@ -166,7 +170,12 @@ class State:
         :raises StaleMove: when its ``cards`` are not the cards it would move.
         :raises IllegalMove: when the rules do not allow it here.
         """
-        parsed = move if isinstance(move, Move) else Move.from_dict(move)
+        if isinstance(move, Move):
+            parsed = move
+            if type(move.count) is not int or move.count < 1:
+                raise MalformedMove("a move's 'count' must be a whole number of at least 1", field="count")
+        else:
+            parsed = Move.from_dict(move)
         if seat is not None:
             self.rules.check_seat(parsed, seat)
         if parsed.cards is not None:
@@ -307,6 +316,10 @@ class Rules:
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self.options_text() or 'default options'}>"
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Unpickled rules are the shared ones of ``rules_for``.
+        return (_shared_rules, (self.name, self.settings))
 
     # --- hooks each game fills in -------------------------------------------------
 
@@ -463,6 +476,8 @@ class Rules:
         source = self.pile(move.source)
         self.pile(move.target)
         expected = move.cards or ()
+        if len(expected) != move.count:
+            raise MalformedMove("a move's 'cards' must name exactly the cards it moves", field="cards")
         if not self.moves_chosen_cards(state, move):
             raise IllegalMove(
                 f"a move from {move.source} to {move.target} does not name cards: send it without 'cards'",
@@ -799,6 +814,12 @@ class Rules:
                 count=move.count,
                 allowed=allowed,
             )
+
+
+def _shared_rules(name: str, options: dict[str, Any]) -> Rules:
+    from .registry import rules_for
+
+    return rules_for(name, **options)
 
 
 def fits_foundation(card: Card, foundation: tuple[Card, ...]) -> bool:

@@ -139,6 +139,19 @@ def test_a_foundation_refusal_on_an_empty_foundation_says_it_takes_an_ace() -> N
     assert info.value.data == {"card": "JH", "pile": "f2", "top": None}
 
 
+@pytest.mark.parametrize("case", OPTION_SETS, ids=label)
+def test_states_and_outcomes_survive_pickling(case: tuple[str, dict[str, Any]]) -> None:
+    import pickle
+
+    game, options = case
+    for state in walk(game, options, 5, 6, steps=20):
+        again = pickle.loads(pickle.dumps(state))
+        assert again == state and again.rules is state.rules
+        assert again.legal_moves() == state.legal_moves()
+    outcome = solitaire.Outcome(None, "draw", {"1": 3, "2": 3})
+    assert pickle.loads(pickle.dumps(outcome)) == outcome
+
+
 def test_errors_survive_pickling_with_their_code_and_data() -> None:
     import pickle
 
@@ -267,6 +280,19 @@ def test_from_dict_refuses_wrong_types_lengths_and_characters_cleanly(data: Any)
     assert info.value.code == "bad_move"
     str(info.value).encode("utf-8")  # the reason itself is safe to send anywhere
     json.dumps(info.value.data)
+
+
+def test_apply_checks_a_hand_made_move_value_too() -> None:
+    state = solitaire.load("klondike", {"t1": ["KS", "QH"], "t2": ["KD"]})
+    for move in (
+        solitaire.Move("t1", "t3", 0),
+        solitaire.Move("t1", "t3", -1),
+        solitaire.Move("t1", "t3", True),
+    ):
+        with pytest.raises(solitaire.MalformedMove):
+            state.apply(move)
+    with pytest.raises(solitaire.MalformedMove):
+        state.apply(solitaire.Move("t1", "t3", 2, ("QH",)))
 
 
 def test_move_cards_round_trip_and_are_left_out_when_not_given() -> None:
