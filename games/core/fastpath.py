@@ -58,13 +58,26 @@ class GuardedMove:
     moves_made: int
 
 
+@dataclass(frozen=True, slots=True)
+class GuardedRaceMove:
+    """One race move's write: the race must still be at ``version`` and in play. The
+    seat was checked against the cached seats (a seat never changes hands)."""
+
+    race_id: int
+    version: int
+    seat: int
+    entry: dict[str, Any]
+    client_id: str | None
+    now: datetime
+
+
 class MoveStore(Protocol):
     """Writes a guarded move in one transaction; the new version after COMMIT, or None
     (the guard did not hold, the id was used before, the writer was busy, any error)."""
 
     vendor: str
 
-    async def write(self, move: GuardedMove) -> int | None: ...
+    async def write(self, move: GuardedMove | GuardedRaceMove) -> int | None: ...
 
     def close(self) -> None: ...
 
@@ -73,8 +86,11 @@ def owner_value(move: GuardedMove) -> int | str:
     return move.user_id if move.user_id is not None else (move.owner_key or "")
 
 
-def claims_someone(move: GuardedMove) -> bool:
-    """A move by nobody (no user, no token) owns nothing: never write it fast."""
+def claims_someone(move: GuardedMove | GuardedRaceMove) -> bool:
+    """A move by nobody (no user, no token) owns nothing: never write it fast. (A race
+    move's seat was found for its actor already.)"""
+    if isinstance(move, GuardedRaceMove):
+        return True
     return move.user_id is not None or bool(move.owner_key)
 
 

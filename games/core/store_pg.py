@@ -27,7 +27,7 @@ from typing import Any
 
 import psycopg
 
-from games.core.fastpath import GuardedMove, claims_someone, dumps, owner_value
+from games.core.fastpath import GuardedMove, GuardedRaceMove, claims_someone, dumps, owner_value
 
 logger = logging.getLogger(__name__)
 
@@ -101,9 +101,9 @@ class PostgresStore:
         self.commits = 0  # moves committed
         self.transactions = 0  # batches committed
 
-    async def write(self, move: GuardedMove) -> int | None:
-        if not claims_someone(move):
-            return None
+    async def write(self, move: GuardedMove | GuardedRaceMove) -> int | None:
+        if isinstance(move, GuardedRaceMove) or not claims_someone(move):
+            return None  # race moves go the locked way on PostgreSQL (not batched here yet)
         loop = asyncio.get_running_loop()
         if self.loop is not loop:
             # Connections belong to the loop that opened them (a test may run several).

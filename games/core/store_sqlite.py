@@ -32,7 +32,7 @@ import threading
 from contextlib import closing
 from datetime import UTC, datetime, timedelta
 
-from games.core.fastpath import GuardedMove, claims_someone, dumps, owner_value
+from games.core.fastpath import GuardedMove, GuardedRaceMove, claims_someone, dumps, owner_value
 
 logger = logging.getLogger(__name__)
 
@@ -47,6 +47,14 @@ _SET = (
 UPDATE_FOR_USER = _SET + "owner_id = ? RETURNING version"
 UPDATE_FOR_TOKEN = _SET + "owner_id IS NULL AND owner_key = ? RETURNING version"
 INSERT_ENTRY = "INSERT INTO games_move (game_id, seq, move, client_id, created) VALUES (?, ?, ?, ?, ?)"
+UPDATE_RACE = (
+    "UPDATE games_race SET version = version + 1, moves_made = moves_made + 1, updated = ? "
+    "WHERE id = ? AND version = ? AND status = 'playing' RETURNING version, moves_made"
+)
+INSERT_RACE_ENTRY = (
+    "INSERT INTO games_racemove (race_id, seq, seat, move, client_id, version, created) "
+    "VALUES (?, ?, ?, ?, ?, ?, ?)"
+)
 
 
 def sqlite_datetime(moment: datetime) -> str:
@@ -80,9 +88,9 @@ class SqliteStore:
         self.transactions = 0  # COMMITs (a batch of moves is one)
         self.busy = 0  # batches given back because another writer held the lock
         self._checkpointing = threading.Lock()
-        self._pending: list[tuple[GuardedMove, asyncio.Future[int | None]]] = []
+        self._pending: list[tuple[GuardedMove | GuardedRaceMove, asyncio.Future[int | None]]] = []
 
-    async def write(self, move: GuardedMove) -> int | None:
+    async def write(self, move: GuardedMove | GuardedRaceMove) -> int | None:
         """Queue the move for this turn of the loop's batch; its version once committed."""
         if not claims_someone(move):
             return None
@@ -104,7 +112,7 @@ class SqliteStore:
             if not answer.done():
                 answer.set_result(version)
 
-    def write_now(self, moves: list[GuardedMove]) -> list[int | None]:
+    def write_now(self, moves: list[GuardedMove | GuardedRaceMove]) -> list[int | None]:
         """Write ``moves`` in one transaction, synchronously (on the event loop: it never
         waits for a lock); each one's new version, or None where it was not written."""
         db = self.db
@@ -119,7 +127,9 @@ class SqliteStore:
             for move in moves:
                 if not alone:
                     db.execute("SAVEPOINT move")
-                version = self._write_one(move)
+                version = (
+                    self._write_race(move) if isinstance(move, GuardedRaceMove) else self._write_one(move)
+                )
                 if not alone:
                     db.execute("RELEASE move" if version is not None else "ROLLBACK TO move")
                     if version is None:
@@ -170,6 +180,22 @@ class SqliteStore:
         except sqlite3.IntegrityError:
             return None  # the id (or the seq) is in the log already
         return int(row[0])
+
+    def _write_race(self, move: GuardedRaceMove) -> int | None:
+        """The guarded UPDATE of the race and the INSERT of its log entry; None as above."""
+        now = sqlite_datetime(move.now)
+        try:
+            row = self.db.execute(UPDATE_RACE, (now, move.race_id, move.version)).fetchone()
+            if row is None:
+                return None
+            version, seq = int(row[0]), int(row[1])
+            self.db.execute(
+                INSERT_RACE_ENTRY,
+                (move.race_id, seq, move.seat, dumps(move.entry), move.client_id, version, now),
+            )
+        except sqlite3.IntegrityError:
+            return None  # the id (or the seq) is in the log already
+        return version
 
     def _checkpoint_soon(self) -> None:
         """A passive checkpoint in a worker thread: it copies what it can from the WAL

@@ -25,10 +25,12 @@ from urllib.parse import parse_qs
 from django.utils import timezone
 
 from games.core.actors import Actor, actor_for_scope
+from games.core.client_ids import clean_client_id
 from games.core.errors import NotFound, ServiceError
+from games.core.fastpath import ack_text
 from games.core.sockets import JsonSocket, in_thread, message_id_of
 from games.models import Race, race_group
-from games.races import lobby, play, presence, records
+from games.races import fastmove, lobby, play, presence, records
 from games.races.payloads import state_message
 
 CLOSE_NOT_FOUND = 4404  # no such race, or the caller may not see it (the two look alike)
@@ -133,6 +135,8 @@ class RaceConsumer(JsonSocket):
         if kind == "move" and message_id is None:
             await self.send_error(None, "a move needs an id", "bad_request")
             return
+        if kind == "move" and await self._fast_move(content, message_id):
+            return
         try:
             known = None if self.presence is None else dict(self.presence)
             state = await in_thread(_change)(self.actor, self.race_id, kind, content, self.token, known)
@@ -143,6 +147,28 @@ class RaceConsumer(JsonSocket):
         # The sender's state comes straight from its own change (a repeat's too, which no
         # broadcast follows); the group message for this version then finds it sent.
         await self._send_state(state)
+
+    async def _fast_move(self, content: dict[str, Any], message_id: str | int | None) -> bool:
+        """A move decided on the loop and written with one guarded statement pair
+        (games.races.fastmove); False when it went nowhere, and the locked way answers."""
+        try:
+            move = play.parse_move(content.get("move"))
+            client_id = clean_client_id(message_id)
+        except ServiceError:
+            return False  # the locked way gives the error
+        snapshot = await fastmove.try_move(self.actor, self.race_id, move, client_id)
+        if snapshot is None:
+            return False
+        version = snapshot.race.version
+        await self.send(text_data=ack_text(message_id if message_id is not None else "", version))
+        seat = snapshot.seat_of(self.actor)
+        await self._send_state(state_message(snapshot, seat, token=self.token, presence=self.presence))
+        # Committed: every socket of the race hears of it (this process's render from the
+        # snapshot just cached; others read the race).
+        await self.channel_layer.group_send(
+            self.group, {"type": "race.changed", "version": version, "race": self.race_id}
+        )
+        return True
 
     # ------------------------------------------------------------ group messages
 

@@ -8,9 +8,12 @@ from typing import Any
 
 import pytest
 from asgiref.sync import sync_to_async
+from django.db import connection
 from test_race_finish import close_all, started_race
 from test_race_socket import move, true_state
 
+from games.core import fastpath
+from games.models import RaceMove
 from games.races import consumer as race_consumer
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.timeout(60)]
@@ -44,4 +47,36 @@ async def test_the_other_seat_sees_a_move_without_reading_the_race(monkeypatch: 
     await two.send({"type": "sync"})
     assert await two.state_at(answer["version"]) == seen
     assert reads == [race_id]
+    await close_all(one, two)
+
+
+@sync_to_async
+def race_log(race_id: int) -> list[tuple[int, int, str | None, int]]:
+    return [
+        (row.seq, row.seat, row.client_id, row.version)
+        for row in RaceMove.objects.filter(race_id=race_id).order_by("seq")
+    ]
+
+
+async def test_a_race_move_goes_the_fast_way_once_and_is_in_the_log() -> None:
+    if connection.vendor != "sqlite":
+        pytest.skip("race moves are written fast on SQLite only")
+    race_id, one, two = await started_race()
+    made = fastpath.store()
+    assert made is not None
+    before = made.commits  # type: ignore[attr-defined]
+    answer = await move(one, "m0", "p1.t3", "f1")
+    assert answer["type"] == "ack", answer
+    version = answer["version"]
+    assert made.commits == before + 1  # type: ignore[attr-defined]
+    assert (await race_log(race_id))[-1] == (1, 1, "m0", version)
+    # The same id again: applied once, acknowledged with the same version.
+    again = await move(one, "m0", "p1.t3", "f1")
+    assert (again["type"], again["version"]) == ("ack", version)
+    assert made.commits == before + 1  # type: ignore[attr-defined]
+    assert len(await race_log(race_id)) == 1
+    # The other seat's piles are refused the locked way, with its exact error.
+    refused = await move(one, "m1", "p2.t3", "f2")
+    assert (refused["type"], refused["code"]) == ("error", "not_your_pile")
+    assert (await two.state_at(version))["version"] == version
     await close_all(one, two)
