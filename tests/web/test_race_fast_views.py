@@ -62,6 +62,9 @@ async def test_a_race_move_goes_the_fast_way_once_and_is_in_the_log() -> None:
     if connection.vendor != "sqlite":
         pytest.skip("race moves are written fast on SQLite only")
     race_id, one, two = await started_race()
+    # Play is open once a socket has committed it (each asks after its countdown).
+    while one.latest is None or one.latest["status"] != "playing":
+        await one.state_at((one.latest or {"version": -1})["version"] + 1)
     made = fastpath.store()
     assert made is not None
     before = made.commits  # type: ignore[attr-defined]
