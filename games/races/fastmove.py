@@ -15,6 +15,7 @@ writer, or a database whose store does not write race moves.
 
 from __future__ import annotations
 
+import asyncio
 import copy
 
 from django.utils import timezone
@@ -26,11 +27,28 @@ from games.models import Race
 from games.races import records
 from games.races.records import RaceSnapshot
 
+# Both seats of a race move at once. Decided side by side against the same cached
+# version, the second write's guard would fail and send it the locked way; so the fast
+# moves of one race take turns on the loop, each deciding on what the last committed.
+_turns: dict[int, asyncio.Lock] = {}
+
 
 async def try_move(
     actor: Actor, race_id: int, move: solitaire.Move, client_id: str | None
 ) -> RaceSnapshot | None:
     """The committed snapshot after the move, or None: then use the locked service."""
+    turn = _turns.setdefault(race_id, asyncio.Lock())
+    try:
+        async with turn:
+            return await _try_move(actor, race_id, move, client_id)
+    finally:
+        if not turn.locked():
+            _turns.pop(race_id, None)
+
+
+async def _try_move(
+    actor: Actor, race_id: int, move: solitaire.Move, client_id: str | None
+) -> RaceSnapshot | None:
     writer = store()
     if writer is None:
         return None
