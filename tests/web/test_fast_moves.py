@@ -224,15 +224,15 @@ async def test_a_busy_writer_makes_the_fast_path_step_aside(
     game_id, socket, _ = await open_game(sockets, player)
     made = fastpath.store()
     busy, before = made.busy, commits()  # type: ignore[union-attr]
-    # Another connection holds the write lock for a moment: the fast path must not wait
-    # on the loop; the locked path waits for the lock in its thread, then writes.
+    # Another connection holds the write lock for longer than the store's retries: the
+    # fast path must not wait on the loop; the locked path waits in its thread, then writes.
     other = sqlite3.connect(str(connection.settings_dict["NAME"]), isolation_level=None)
     other.execute("BEGIN IMMEDIATE")
     asyncio.get_running_loop().call_later(0.3, other.execute, "ROLLBACK")
     ack, state = await socket.move("m1", DRAW)
     other.close()
     assert (ack["version"], state["version"]) == (1, 1)
-    assert made.busy == busy + 1  # type: ignore[union-attr]
+    assert made.busy > busy  # type: ignore[union-attr]  # tried, found it taken, gave up
     assert commits() == before
     assert await log_of(game_id) == [(1, DRAW, "m1")]
     await socket.close()
