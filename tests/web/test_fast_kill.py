@@ -65,6 +65,9 @@ def logged(database: Path, game_id: int) -> dict[str | None, int]:
 
 def test_no_acknowledged_move_is_lost_when_the_server_is_killed(tmp_path: Path) -> None:
     env = bench_environment(tmp_path)
+    # Its own server on its own SQLite file (whatever database the suite runs on).
+    for name in ("DATABASE_URL", "REDIS_URL"):
+        env.pop(name, None)
     migrate(env)
     database = tmp_path / "db.sqlite3"
     server = Server(SITE_APP, env, tmp_path / "daphne.log").start()
