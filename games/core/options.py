@@ -1,4 +1,5 @@
-"""Game options as the engine reads them: the one check both rooms use.
+"""Game options as the engine reads them (the one check both rooms use), and the
+engine's description of a game for the pages, worked out once per option set.
 
 Knows the engine's registry, nothing of the database.
 """

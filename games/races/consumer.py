@@ -24,6 +24,7 @@ from urllib.parse import parse_qs
 
 from django.utils import timezone
 
+import solitaire
 from games.core.actors import Actor, actor_for_scope
 from games.core.client_ids import clean_client_id
 from games.core.errors import NotFound, ServiceError
@@ -46,7 +47,8 @@ def _change(
     actor: Actor,
     race_id: int,
     kind: str,
-    content: dict[str, Any],
+    move: solitaire.Move | None,
+    client_id: str | int | None,
     token: str | None,
     presence: dict[int, bool] | None = None,
 ) -> dict[str, Any]:
@@ -54,8 +56,8 @@ def _change(
     race as it is). The snapshot is the committed race, so the sender's socket needs no
     second read of it: rendering it here saves a thread hop and two queries a move.
     ``presence`` is what the socket has been told of who is connected (read when None)."""
-    if kind == "move":
-        snapshot = play.play_move(actor, race_id, play.parse_move(content.get("move")), content.get("id"))
+    if move is not None:
+        snapshot = play.play_move(actor, race_id, move, client_id)
     elif kind == "ready":
         snapshot = lobby.set_ready(actor, race_id)
     elif kind == "resign":
@@ -135,11 +137,19 @@ class RaceConsumer(JsonSocket):
         if kind == "move" and message_id is None:
             await self.send_error(None, "a move needs an id", "bad_request")
             return
-        if kind == "move" and await self._fast_move(content, message_id):
+        try:
+            # A move is parsed once, here at the edge; the service gets a solitaire.Move.
+            move = play.parse_move(content.get("move")) if kind == "move" else None
+        except ServiceError as error:
+            await self.send_refusal(message_id, error)
+            return
+        if move is not None and await self._fast_move(move, message_id):
             return
         try:
             known = None if self.presence is None else dict(self.presence)
-            state = await in_thread(_change)(self.actor, self.race_id, kind, content, self.token, known)
+            state = await in_thread(_change)(
+                self.actor, self.race_id, kind, move, message_id, self.token, known
+            )
         except ServiceError as error:
             await self.send_refusal(message_id, error)
             return
@@ -148,11 +158,10 @@ class RaceConsumer(JsonSocket):
         # broadcast follows); the group message for this version then finds it sent.
         await self._send_state(state)
 
-    async def _fast_move(self, content: dict[str, Any], message_id: str | int | None) -> bool:
+    async def _fast_move(self, move: solitaire.Move, message_id: str | int | None) -> bool:
         """A move decided on the loop and written with one guarded statement pair
         (games.races.fastmove); False when it went nowhere, and the locked way answers."""
         try:
-            move = play.parse_move(content.get("move"))
             client_id = clean_client_id(message_id)
         except ServiceError:
             return False  # the locked way gives the error

@@ -20,7 +20,6 @@ from test_race_socket import move, new_race, ready_and_start, start_from
 
 from games.models import Race
 from games.races import consumer as race_consumer
-from games.races import records as race_records
 from tests.support.positions import near_the_end
 from tests.support.sockets import Player, Socket
 
@@ -30,7 +29,6 @@ pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.timeout(60)]
 @pytest.fixture(autouse=True)
 def quick_countdown(settings: Any) -> None:
     settings.RACE_TICK_SECONDS = 0.25
-    race_records.states.clear()
 
 
 def finishing_line(seat: int) -> list[tuple[str, str]]:

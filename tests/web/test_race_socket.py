@@ -32,7 +32,6 @@ pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.timeout(60)]
 def quick_countdown(settings: Any) -> None:
     """Keep the 3-2-1 but make its ticks short, so the tests do not wait seconds."""
     settings.RACE_TICK_SECONDS = 0.25
-    race_records.states.clear()
 
 
 async def new_race(options: dict[str, Any] | None = None) -> tuple[Player, Player, dict[str, Any]]:
