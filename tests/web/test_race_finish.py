@@ -20,6 +20,7 @@ from test_race_socket import move, new_race, ready_and_start, start_from
 
 from games.models import Race
 from games.races import consumer as race_consumer
+from games.races import records as race_records
 from tests.support.positions import near_the_end
 from tests.support.sockets import Player, Socket
 
