@@ -8,10 +8,7 @@ ONE statement that is its own transaction:
   them; and no log entry with the move's id yet), RETURNING the rows it changed;
 - the INSERT of a log entry for each changed row, ON CONFLICT DO NOTHING.
 
-Race moves of the batch (one per race) follow in the same transaction, each a guarded
-UPDATE of the race and the INSERT of its entry in one statement, inside a savepoint of
-its own, so an id used before rolls back that move alone. A move whose guard does not
-hold changes nothing and comes back None. Should an entry
+A move whose guard does not hold changes nothing and comes back None. Should an entry
 not go in while its row changed (an id or seq taken between the check and the insert,
 which the row lock makes all but impossible), the whole batch is rolled back and every
 move of it comes back None: the locked path then gives each its answer. The UPDATE
@@ -71,29 +68,6 @@ SELECT moved.id, moved.version, logged.game_id IS NOT NULL
 """
 
 
-WRITE_RACE_MOVE = """
-WITH moved AS (
-    UPDATE games_race SET version = version + 1, moves_made = moves_made + 1, updated = %(now)s
-     WHERE id = %(id)s AND version = %(version)s AND status = 'playing'
-    RETURNING id, version, moves_made
-)
-INSERT INTO games_racemove (race_id, seq, seat, move, client_id, version, created)
-SELECT id, moves_made, %(seat)s, %(entry)s::jsonb, %(client_id)s, version, %(now)s FROM moved
-RETURNING version
-"""
-
-
-def _race_params(move: GuardedRaceMove) -> dict[str, Any]:
-    return {
-        "now": move.now,
-        "id": move.race_id,
-        "version": move.version,
-        "seat": move.seat,
-        "entry": dumps(move.entry),
-        "client_id": move.client_id,
-    }
-
-
 class _Incomplete(Exception):
     """A row changed without its log entry: the batch must not commit."""
 
@@ -120,7 +94,7 @@ class PostgresStore:
         self.keywords = conninfo(settings)
         self.loop: asyncio.AbstractEventLoop | None = None
         self.opened: list[psycopg.AsyncConnection[Any]] = []
-        self.pending: list[tuple[GuardedMove | GuardedRaceMove, asyncio.Future[int | None]]] = []
+        self.pending: list[tuple[GuardedMove, asyncio.Future[int | None]]] = []
         self.idle: list[psycopg.AsyncConnection[Any]] = []
         self.flushers = 0
         self.tasks: set[asyncio.Task[None]] = set()
@@ -128,8 +102,8 @@ class PostgresStore:
         self.transactions = 0  # batches committed
 
     async def write(self, move: GuardedMove | GuardedRaceMove) -> int | None:
-        if not claims_someone(move):
-            return None
+        if isinstance(move, GuardedRaceMove) or not claims_someone(move):
+            return None  # race moves go the locked way on PostgreSQL (not batched here yet)
         loop = asyncio.get_running_loop()
         if self.loop is not loop:
             # Connections belong to the loop that opened them (a test may run several).
@@ -180,19 +154,14 @@ class PostgresStore:
                 # Left behind by a connection that broke: start again.
                 self._start_flusher(asyncio.get_running_loop())
 
-    def _take(self) -> list[tuple[GuardedMove | GuardedRaceMove, asyncio.Future[int | None]]]:
+    def _take(self) -> list[tuple[GuardedMove, asyncio.Future[int | None]]]:
         """Up to MAX_BATCH waiting moves, at most one per game (the rest wait their turn)."""
-        batch: list[tuple[GuardedMove | GuardedRaceMove, asyncio.Future[int | None]]] = []
-        rest: list[tuple[GuardedMove | GuardedRaceMove, asyncio.Future[int | None]]] = []
-        games: set[tuple[str, int]] = set()
+        batch: list[tuple[GuardedMove, asyncio.Future[int | None]]] = []
+        rest: list[tuple[GuardedMove, asyncio.Future[int | None]]] = []
+        games: set[int] = set()
         for item in self.pending:
-            key = (
-                ("race", item[0].race_id)
-                if isinstance(item[0], GuardedRaceMove)
-                else ("game", item[0].game_id)
-            )
-            if len(batch) < MAX_BATCH and key not in games:
-                games.add(key)
+            if len(batch) < MAX_BATCH and item[0].game_id not in games:
+                games.add(item[0].game_id)
                 batch.append(item)
             else:
                 rest.append(item)
@@ -209,11 +178,8 @@ class PostgresStore:
         return connection
 
     async def _write(
-        self, connection: psycopg.AsyncConnection[Any], batch: list[GuardedMove | GuardedRaceMove]
+        self, connection: psycopg.AsyncConnection[Any], moves: list[GuardedMove]
     ) -> list[int | None]:
-        """One transaction: the games' moves in one statement, each race move in a
-        savepoint of its own (an id used before rolls back that move alone)."""
-        moves = [m for m in batch if isinstance(m, GuardedMove)]
         params = {
             "ids": [m.game_id for m in moves],
             "versions": [m.version for m in moves],
@@ -228,35 +194,19 @@ class PostgresStore:
             "entries": [dumps(m.entry) for m in moves],
             "client_ids": [m.client_id for m in moves],
         }
-        raced: dict[int, int] = {}
         async with connection.transaction():
-            rows = []
-            if moves:
-                cursor = await connection.execute(WRITE_BATCH, params)
-                rows = await cursor.fetchall()
-                if not all(logged for _, _, logged in rows):
-                    raise _Incomplete()
-            for race_move in (m for m in batch if isinstance(m, GuardedRaceMove)):
-                try:
-                    async with connection.transaction():
-                        cursor = await connection.execute(WRITE_RACE_MOVE, _race_params(race_move))
-                        row = await cursor.fetchone()
-                except psycopg.errors.UniqueViolation:
-                    row = None
-                if row is not None:
-                    raced[race_move.race_id] = int(row[0])
+            cursor = await connection.execute(WRITE_BATCH, params)
+            rows = await cursor.fetchall()
+            if not all(logged for _, _, logged in rows):
+                raise _Incomplete()
         written = {int(game_id): int(version) for game_id, version, _ in rows}
-        if written or raced:
+        if written:
             self.transactions += 1
-            self.commits += len(written) + len(raced)
-        return [
-            raced.get(m.race_id) if isinstance(m, GuardedRaceMove) else written.get(m.game_id) for m in batch
-        ]
+            self.commits += len(written)
+        return [written.get(m.game_id) for m in moves]
 
     @staticmethod
-    def _answer_all(
-        batch: list[tuple[GuardedMove | GuardedRaceMove, asyncio.Future[int | None]]], value: int | None
-    ) -> None:
+    def _answer_all(batch: list[tuple[GuardedMove, asyncio.Future[int | None]]], value: int | None) -> None:
         for _, answer in batch:
             if not answer.done():
                 answer.set_result(value)

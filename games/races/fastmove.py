@@ -10,7 +10,7 @@ the exact answer or error. None comes back for a cache miss, a race not in play 
 countdown's end opens play the locked way), a spectator, another seat's pile, anything
 the engine refuses, a move after which the race may be over (the exact verdict and the
 finish stay off the loop), a guard that does not hold, an id used before, a busy
-writer, or a database without a fast store.
+writer, or a database whose store does not write race moves.
 """
 
 from __future__ import annotations
