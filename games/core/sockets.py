@@ -15,11 +15,12 @@ import logging
 from collections.abc import Callable
 from typing import Any, TypeVar
 
+from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.exceptions import StopConsumer
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 
-from games.core import limits
+from games.core import fastpath, limits
 from games.core.errors import ServiceError
 
 MAX_MESSAGE_BYTES = 4096
@@ -156,3 +157,24 @@ class JsonSocket(AsyncJsonWebsocketConsumer):
                 version,
                 self.sent_version,
             )
+
+    # ------------------------------------------------------------ the move path's savings
+
+    async def dispatch(self, message: dict[str, Any]) -> None:
+        """Hand ``message`` to its handler, without Channels' hop before every message.
+
+        Channels' ``AsyncConsumer.dispatch`` first awaits ``aclose_old_connections()``,
+        a trip to the sync thread, for every message, group messages included: about a
+        third of a fast move's CPU (docs/performance.md). These sockets touch Django's
+        database connections only through ``in_thread`` (``database_sync_to_async``),
+        which closes stale and broken connections before and after each call, in the
+        thread that uses them: that is the one place. The fast move path's own
+        connections are kept by its store (games.core.fastpath)."""
+        handler = getattr(self, get_handler_name(message), None)
+        if handler is None:
+            raise ValueError(f"no handler for message type {message['type']}")
+        await handler(message)
+
+    async def send_json(self, content: Any, close: bool = False) -> None:
+        """JSON encoded with orjson, once."""
+        await self.send(text_data=fastpath.dumps(content), close=close)

@@ -24,13 +24,21 @@ from games.races.presence import connected_seats
 from games.races.records import RaceSnapshot
 
 
-def race_payload(snapshot: RaceSnapshot, seat: int | None, *, token: object = None) -> dict[str, Any]:
-    """The race as ``seat`` (None: a spectator) may see it."""
+def race_payload(
+    snapshot: RaceSnapshot,
+    seat: int | None,
+    *,
+    token: object = None,
+    presence: dict[int, bool] | None = None,
+) -> dict[str, Any]:
+    """The race as ``seat`` (None: a spectator) may see it. ``presence`` (which seats
+    have a live socket) is read from the database unless given."""
     race = snapshot.race
     state = snapshot.state
     view = state.view(seat)
     contributions = view["contributions"]
-    presence = connected_seats(race.pk)
+    if presence is None:
+        presence = connected_seats(race.pk)
     players = [
         {
             "seat": number,
@@ -69,9 +77,15 @@ def race_payload(snapshot: RaceSnapshot, seat: int | None, *, token: object = No
     return payload
 
 
-def state_message(snapshot: RaceSnapshot, seat: int | None, *, token: object = None) -> dict[str, Any]:
+def state_message(
+    snapshot: RaceSnapshot,
+    seat: int | None,
+    *,
+    token: object = None,
+    presence: dict[int, bool] | None = None,
+) -> dict[str, Any]:
     """The socket's ``state`` message."""
-    return {"type": "state", **race_payload(snapshot, seat, token=token)}
+    return {"type": "state", **race_payload(snapshot, seat, token=token, presence=presence)}
 
 
 # A finished race's replay never changes: its JSON is kept in the cache (shared by every

@@ -12,6 +12,7 @@ import pytest
 
 from games.core.actors import Actor
 from games.core.cache import clear_all
+from games.core.fastpath import close_stores
 
 DEAL_SECRET = "deal-secret-for-tests"
 
@@ -25,6 +26,7 @@ def fresh_caches() -> Iterator[None]:
     clear_all()
     yield
     clear_all()
+    close_stores()  # the fast move path's own connections: a test database may go next
 
 
 @pytest.fixture(autouse=True)
