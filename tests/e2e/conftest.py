@@ -119,9 +119,17 @@ def browser() -> Iterator[Browser]:
 
 @pytest.fixture
 def context(browser: Browser, live_server_url: str) -> Iterator[BrowserContext]:
-    """A new browser profile: a new anonymous player."""
+    """A new browser profile: a new anonymous player.
+
+    The server sends its strict Content-Security-Policy, which forbids evaluating
+    strings; Playwright's waiting helpers do exactly that, so this profile bypasses the
+    policy. test_csp.py and tests/security/test_csp_browser.py run the pages under it.
+    """
     made = browser.new_context(
-        base_url=live_server_url, viewport={"width": 1280, "height": 800}, reduced_motion="reduce"
+        base_url=live_server_url,
+        viewport={"width": 1280, "height": 800},
+        reduced_motion="reduce",
+        bypass_csp=True,
     )
     made.set_default_timeout(ANSWER_MS)
     yield made

@@ -1,30 +1,31 @@
 """The pages work under a strict Content-Security-Policy: no inline script, no inline
 style attribute, nothing from another origin.
 
-The policy is added here to every page the test server sends (the real one is the
-settings' job), and the browser reports any violation; the test plays a little so that
-the table, dialogs and sockets all run under it.
+The test server sends the site's own policy (settings.CONTENT_SECURITY_POLICY); this
+profile does not bypass it, unlike the other browser tests, and the browser reports any
+violation. The test plays a little so that the table, dialogs and sockets all run under it.
 """
 
 from __future__ import annotations
 
-from browser_support import api, new_game
-from playwright.sync_api import Page, Route, expect
+from collections.abc import Iterator
 
-POLICY = (
-    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
-    "connect-src 'self'; font-src 'self'; object-src 'none'; base-uri 'self'; "
-    "form-action 'self'; frame-ancestors 'none'; manifest-src 'self'"
-)
+import pytest
+from browser_support import ANSWER_MS, api, new_game
+from playwright.sync_api import Browser, Page, expect
 
 
-def with_policy(route: Route) -> None:
-    response = route.fetch()
-    headers = {**response.headers, "content-security-policy": POLICY}
-    route.fulfill(response=response, headers=headers)
+@pytest.fixture
+def strict_page(browser: Browser, live_server_url: str) -> Iterator[Page]:
+    """A page in a profile that keeps the server's policy (no bypass)."""
+    context = browser.new_context(base_url=live_server_url, viewport={"width": 1280, "height": 800})
+    context.set_default_timeout(ANSWER_MS)
+    yield context.new_page()
+    context.close()
 
 
-def test_the_pages_run_under_a_strict_policy(page: Page) -> None:
+def test_the_pages_run_under_a_strict_policy(strict_page: Page) -> None:
+    page = strict_page
     violations: list[str] = []
     page.on(
         "console",
@@ -32,9 +33,9 @@ def test_the_pages_run_under_a_strict_policy(page: Page) -> None:
             violations.append(message.text) if "Content Security Policy" in message.text else None
         ),
     )
-    page.route(lambda url: "/static/" not in url and "/api/" not in url, with_policy)
     created = new_game(page, "klondike", {"draw": 1, "face_up": True}, deal=909)
-    page.goto("/")
+    home = page.goto("/")
+    assert home is not None and "script-src 'self'" in home.headers["content-security-policy"]
     expect(page.locator('[data-play="klondike"]')).to_be_visible()
     # (Playwright's own waiting helpers evaluate strings, which the policy forbids, so
     # this test waits on what the page shows.)
