@@ -13,7 +13,7 @@ through ``State.view(player)``.
     True
 """
 
-from .base import ALL_HOME, BLOCKED, DRAW, STUCK, WON, Outcome, Rules, State
+from .base import AGREED, ALL_HOME, BLOCKED, DRAW, RESIGNED, STUCK, WON, Outcome, Rules, State
 from .cards import card_text, parse_card
 from .hints import hint
 from .moves import IllegalMove, MalformedMove, Move, MoveError, NotYourPile, StaleMove, UnknownPile
@@ -21,10 +21,12 @@ from .registry import GAMES, load, new_game, rules_for
 from .solver import SolveResult, solve
 
 __all__ = [
+    "AGREED",
     "ALL_HOME",
     "BLOCKED",
     "DRAW",
     "GAMES",
+    "RESIGNED",
     "STUCK",
     "WON",
     "IllegalMove",

@@ -31,6 +31,8 @@ STUCK = "stuck"  # one player: nothing left to do can make progress
 ALL_HOME = "all_home"  # Double: this seat sent all its cards up first
 BLOCKED = "blocked"  # Double: neither seat can progress; the larger contribution wins
 DRAW = "draw"  # Double: neither seat can progress, and the contributions are equal
+AGREED = "agreed"  # the players agreed to stop: the larger contribution wins, equal ones draw
+RESIGNED = "resigned"  # a player gave up: in a race the other seat wins, alone nobody does
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,7 +41,8 @@ class Outcome:
 
     ``winner`` is the winning seat (1 in a one-player game) or ``None`` (a lost
     one-player game, or a drawn race); ``reason`` is one of ``WON``, ``STUCK``,
-    ``ALL_HOME``, ``BLOCKED`` and ``DRAW``; ``scores`` holds each seat's contribution to
+    ``ALL_HOME``, ``BLOCKED`` and ``DRAW``, or, for a game ended by its players rather
+    than by the cards, ``AGREED`` and ``RESIGNED``; ``scores`` holds each seat's contribution to
     the foundations in Double Solitaire (``{"1": n, "2": m}``), ``None`` otherwise.
     """
 
@@ -230,6 +233,19 @@ class State:
         gives ``None`` too; ``exact=True`` settles those with ``is_over`` (slow, rare).
         """
         return self.rules.outcome(self, exact=exact)
+
+    def outcome_if_stopped(self) -> Outcome:
+        """The outcome if the players agreed to stop here (reason ``AGREED``): the larger
+        contribution wins and equal ones draw; a one-player game has no winner."""
+        return self.rules.outcome_if_stopped(self)
+
+    def outcome_if_resigned(self, seat: int) -> Outcome:
+        """The outcome if ``seat`` gave up here (reason ``RESIGNED``): in a race the other
+        seat wins; a one-player game has no winner.
+
+        :raises ValueError: for a seat the game does not have.
+        """
+        return self.rules.outcome_if_resigned(self, seat)
 
     @property
     def score(self) -> int | None:
@@ -553,6 +569,30 @@ class Rules:
             return Outcome(1, WON)
         over = state.is_over if exact else state.quick_over()
         return Outcome(None, STUCK) if over else None
+
+    def seat_scores(self, state: State) -> dict[str, int] | None:
+        """Each seat's contribution, ``{"1": n, ...}``, where the game counts them
+        (Double); ``None`` in one-player games."""
+        return None
+
+    def outcome_if_stopped(self, state: State) -> Outcome:
+        """See ``State.outcome_if_stopped``."""
+        scores = self.seat_scores(state)
+        if not scores:
+            return Outcome(None, AGREED, scores)
+        best = max(scores.values())
+        leaders = [seat for seat, count in scores.items() if count == best]
+        winner = int(leaders[0]) if len(leaders) == 1 else None
+        return Outcome(winner, AGREED, scores)
+
+    def outcome_if_resigned(self, state: State, seat: int) -> Outcome:
+        """See ``State.outcome_if_resigned``."""
+        seats = tuple(range(1, self.players + 1))
+        if seat not in seats or isinstance(seat, bool):
+            raise ValueError(f"seat must be one of {', '.join(map(str, seats))}, not {seat!r}")
+        others = [other for other in seats if other != seat]
+        winner = others[0] if len(others) == 1 else None
+        return Outcome(winner, RESIGNED, self.seat_scores(state))
 
     def is_stuck(self, state: State, seat: int) -> bool:
         """True when no sequence of this seat's moves can make progress (see is_over)."""

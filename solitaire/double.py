@@ -82,6 +82,9 @@ class Double(KlondikeLike):
                 counts[str(owner_of(card))] += 1
         return counts
 
+    def seat_scores(self, state: State) -> dict[str, int] | None:
+        return self.contributions(state)
+
     def outcome(self, state: State, *, exact: bool = False) -> Outcome | None:
         """The first seat with all its cards home wins; when neither seat can make
         progress any more, the larger contribution wins and equal ones are a draw."""

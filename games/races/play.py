@@ -27,8 +27,14 @@ from games.races.records import SEATS, RaceSnapshot
 def race_result(outcome: solitaire.Outcome) -> dict[str, Any]:
     """The engine's outcome as a race stores and shows it: ``winner``, ``reason``
     ("finished" when a seat played all its cards, "blocked" when neither can progress,
-    a draw being "blocked" with no winner) and ``contributions``."""
-    reason = "finished" if outcome.reason == solitaire.ALL_HOME else "blocked"
+    a draw being "blocked" with no winner; "agreed" and "resigned" as the engine says
+    them) and ``contributions``."""
+    if outcome.reason == solitaire.ALL_HOME:
+        reason = "finished"
+    elif outcome.reason in (solitaire.AGREED, solitaire.RESIGNED):
+        reason = outcome.reason
+    else:
+        reason = "blocked"
     return {"winner": outcome.winner, "reason": reason, "contributions": outcome.scores}
 
 
@@ -191,11 +197,7 @@ def resign(actor: Actor, race_id: object) -> RaceSnapshot:
             raise Refused("the race is over", "race_over")
         if len(snapshot.seats) < 2:
             raise Refused("nobody has joined yet: there is nobody to resign to", "not_started")
-        contributions = records.contributions(snapshot.state)
-        finish(
-            race,
-            {"winner": 3 - number, "reason": "resigned", "resigned": number, "contributions": contributions},
-        )
+        finish(race, {**race_result(snapshot.state.outcome_if_resigned(number)), "resigned": number})
         records.save_change(race, snapshot.state)
     return snapshot
 
@@ -217,11 +219,8 @@ def offer_end(actor: Actor, race_id: object) -> RaceSnapshot:
         seat.offered_end = True
         seat.save(update_fields=["offered_end"])
         if all(s.offered_end for s in seats.values()):
-            # Scored as the engine scores a blocked race: the larger contribution wins.
-            contributions = records.contributions(snapshot.state)
-            one, two = contributions["1"], contributions["2"]
-            winner = 1 if one > two else 2 if two > one else None
-            finish(race, {"winner": winner, "reason": "agreed", "contributions": contributions})
+            # The engine scores the stop: the larger contribution wins, equal ones draw.
+            finish(race, race_result(snapshot.state.outcome_if_stopped()))
         records.save_change(race, snapshot.state)
     return snapshot
 

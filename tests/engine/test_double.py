@@ -461,3 +461,37 @@ def test_spectator_view_lists_no_moves() -> None:
 @pytest.mark.parametrize("same_deal", [False, True])
 def test_options_are_named_same_deal(same_deal: bool) -> None:
     assert solitaire.new_game("double", seed=9, same_deal=same_deal).options == {"same_deal": same_deal}
+
+
+# --- Ended by the players: agreeing to stop, resigning -----------------------------------
+
+
+def test_agreeing_to_stop_gives_the_race_to_the_larger_contribution() -> None:
+    state = double({"f1": ["AS:2", "2S:2"], "f8": ["AH:1"], "p1.t1": ["KC"], "p2.t1": ["KD"]})
+    outcome = state.outcome_if_stopped()
+    assert outcome == solitaire.Outcome(2, solitaire.AGREED, {"1": 1, "2": 2})
+    assert outcome.scores == {"1": 1, "2": 2}
+    assert solitaire.AGREED == "agreed"
+
+
+def test_agreeing_to_stop_with_equal_contributions_is_a_draw() -> None:
+    state = double({"f1": ["AS:2"], "f8": ["AH:1"], "p1.t1": ["KC"], "p2.t1": ["KD"]})
+    assert state.outcome_if_stopped() == solitaire.Outcome(None, solitaire.AGREED, {"1": 1, "2": 1})
+    fresh = solitaire.new_game("double", seed=4)
+    assert fresh.outcome_if_stopped().winner is None
+
+
+def test_resigning_gives_the_race_to_the_other_seat_whatever_the_contributions() -> None:
+    state = double({"f1": ["AS:2", "2S:2"], "f8": ["AH:1"], "p1.t1": ["KC"], "p2.t1": ["KD"]})
+    assert state.outcome_if_resigned(2) == solitaire.Outcome(1, solitaire.RESIGNED, {"1": 1, "2": 2})
+    assert state.outcome_if_resigned(1).winner == 2
+    assert solitaire.RESIGNED == "resigned"
+    for seat in (0, 3, True):
+        with pytest.raises(ValueError):
+            state.outcome_if_resigned(seat)
+
+
+def test_a_one_player_game_stopped_or_resigned_has_no_winner() -> None:
+    state = solitaire.new_game("klondike", seed=4)
+    assert state.outcome_if_stopped() == solitaire.Outcome(None, solitaire.AGREED, None)
+    assert state.outcome_if_resigned(1) == solitaire.Outcome(None, solitaire.RESIGNED, None)
