@@ -46,3 +46,17 @@ def described(rules: solitaire.Rules) -> dict[str, Any]:
         held = (rules, rules.describe())
         _described[id(rules)] = held
     return held[1]
+
+
+def options_text(game_name: str, options: Mapping[str, Any]) -> str:
+    """The engine's words for a game's options ("Draw 3 · Vegas scoring"; "" for the
+    standard ones), from ``describe()`` and so worked out once per option set. Lists and
+    statistics carry it so that the pages never spell option names themselves. Options
+    stored before an engine change that no longer reads them give "".
+    """
+    try:
+        rules = solitaire.rules_for(game_name, **options)
+    except (ValueError, TypeError):
+        return ""
+    text: str = described(rules)["options_text"]
+    return text

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import solitaire
-from games.core.options import described
+from games.core.options import described, options_text
 from games.models import Game
 from games.solo.history import Line
 
@@ -38,6 +38,7 @@ def game_summary(game: Game) -> dict[str, Any]:
         "url": f"/play/{game.pk}/",
         "game": game.deal.game,
         "options": game.deal.options,
+        "options_text": options_text(game.deal.game, game.deal.options),
         "deal": game.deal.number,
         "version": game.version,
         "status": game.status,

@@ -1,7 +1,7 @@
 """Statistics of a player's games, and the results of a daily deal.
 
-Read-only. An abandoned game counts as played and lost. Knows the models; nothing of
-the engine.
+Read-only. An abandoned game counts as played and lost. Knows the models; of the
+engine, only its words for each variant's options (``options_text``).
 """
 
 from __future__ import annotations
@@ -11,6 +11,7 @@ from typing import Any
 from django.contrib.auth import get_user_model
 
 from games.core.actors import Actor
+from games.core.options import options_text
 from games.models import Deal, Game
 from games.solo.deals import DailyDeal, canonical_json
 from games.solo.owners import owned_games
@@ -46,7 +47,12 @@ def statistics_for(actor: Actor) -> dict[str, Any]:
     return {
         "overall": _tally(played),
         "variants": [
-            {"game": group[0]["deal__game"], "options": group[0]["deal__options"], **_tally(group)}
+            {
+                "game": group[0]["deal__game"],
+                "options": group[0]["deal__options"],
+                "options_text": options_text(group[0]["deal__game"], group[0]["deal__options"]),
+                **_tally(group),
+            }
             for _, group in sorted(variants.items())
         ],
     }

@@ -9,7 +9,7 @@
  */
 
 import { api } from "./net.js";
-import { confirmAction, formatScore, formatTime, optionsTextOf, titleOf, toast } from "./ui.js";
+import { confirmAction, formatScore, formatTime, titleOf, toast } from "./ui.js";
 
 const LAST_OPTIONS = "patience-last-options";
 
@@ -29,19 +29,9 @@ function rememberOptions(game, options) {
   }
 }
 
-/**
- * Options in words: the server's own when it described them (`describe.options_text`).
- * Without them, a list shows the title alone; the statistics, whose rows differ only by
- * options, spell out the option names.
- */
-function optionWords(item, { spell = false } = {}) {
-  const described = optionsTextOf(item) || item.options_text;
-  if (described) return described;
-  if (!spell) return "";
-  return Object.entries(item.options || {})
-    .filter(([, value]) => value !== false && value != null)
-    .map(([name, value]) => (value === true ? name.replaceAll("_", " ") : `${name.replaceAll("_", " ")} ${value}`))
-    .join(" · ");
+/** Options in the server's words (`options_text`, from the engine's `describe()`); "" for none. */
+function optionWords(item) {
+  return (item && item.options_text) || "";
 }
 
 const form = document.getElementById("new-game");
@@ -424,7 +414,7 @@ async function loadStats() {
   ]);
   const body = element("tbody");
   for (const variant of stats.variants || []) {
-    const options = optionWords(variant, { spell: true });
+    const options = optionWords(variant);
     const name = `${titleOf(variant)}${options ? ` · ${options}` : ""}`;
     body.append(statsRow(name, variant, variant.options && variant.options.scoring));
   }

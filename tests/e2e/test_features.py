@@ -124,6 +124,18 @@ def test_a_new_deal_in_the_middle_of_a_game_asks_first(page: Page) -> None:
     page.wait_for_url(lambda url: "/play/" in url and f"/play/{created['id']}/" not in url)
 
 
+def test_the_list_and_statistics_name_options_in_the_servers_words(page: Page) -> None:
+    created = new_game(page, "klondike", OPEN_KLONDIKE, deal=507)
+    api(page, "POST", f"/api/games/{created['id']}/abandon")
+    words = created["describe"]["options_text"]
+    assert "Thoughtful" in words  # the engine's words, not the option's name ("face_up")
+    page.goto("/")
+    expect(page.locator(".games-list li", has_text="#507")).to_contain_text(f"Klondike · {words}")
+    stats = page.locator(".stats-table")
+    expect(stats).to_contain_text(f"Klondike · {words}")
+    expect(stats).not_to_contain_text("draw 1 · face up")  # the page spelling option names
+
+
 def test_a_finished_game_can_be_deleted_from_the_list(page: Page) -> None:
     created = new_game(page, "klondike", OPEN_KLONDIKE, deal=506)
     api(page, "POST", f"/api/games/{created['id']}/abandon")

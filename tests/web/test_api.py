@@ -10,6 +10,7 @@ import pytest
 from django.contrib.auth.models import User
 from django.test import Client
 
+import solitaire
 from games.models import Game, Move
 from games.solo import history
 from tests.support.solo import an_illegal_move
@@ -19,7 +20,7 @@ pytestmark = pytest.mark.django_db
 GAME_FIELDS = {
     "id", "url", "game", "options", "deal", "version", "status", "score", "elapsed",
     "moves_made", "winnable", "created", "updated", "state", "can_undo", "can_redo",
-    "describe", "safe_moves",
+    "describe", "safe_moves", "options_text",
 }  # fmt: skip
 
 
@@ -196,6 +197,11 @@ def test_the_games_list_is_newest_first_without_states(client: Client) -> None:
     assert all(
         set(g) == GAME_FIELDS - {"state", "can_undo", "can_redo", "describe", "safe_moves"} for g in games
     )
+    # The options in the engine's words, so that the page never spells option names.
+    assert {g["options_text"] for g in games} == {
+        solitaire.rules_for("klondike", **games[0]["options"]).describe()["options_text"]
+    }
+    assert games[0]["options_text"].startswith("Draw ")
 
 
 def test_statistics_follow_the_caller(client: Client) -> None:
@@ -204,6 +210,7 @@ def test_statistics_follow_the_caller(client: Client) -> None:
     stats = client.get("/api/stats").json()
     assert stats["overall"]["played"] == 1
     assert stats["variants"][0]["game"] == "klondike"
+    assert stats["variants"][0]["options_text"] == game["describe"]["options_text"] != ""
     assert Client().get("/api/stats").json()["overall"]["played"] == 0
 
 

@@ -381,6 +381,9 @@ def test_statistics_count_wins_streaks_and_bests_per_variant(ana: Actor, ben: Ac
     }
     draw_one = next(v for v in stats["variants"] if v["options"]["draw"] == 1)
     assert draw_one["game"] == "klondike"
+    assert draw_one["options_text"] == "Draw 1 · Standard scoring"
+    texts = {v["options_text"] for v in stats["variants"]}
+    assert texts == {"Draw 1 · Standard scoring", "Draw 3 · Standard scoring"}
     assert (draw_one["played"], draw_one["won"], draw_one["current_streak"]) == (5, 4, 2)
     assert (draw_one["best_streak"], draw_one["best_time"], draw_one["best_score"]) == (2, 200, 700)
     assert len(stats["variants"]) == 2
