@@ -76,6 +76,11 @@ class Game(models.Model):
     score = models.IntegerField(null=True, blank=True)
     elapsed = models.DurationField(default=timedelta(0), help_text="Time spent playing.")
     last_active = models.DateTimeField(help_text="When the last log entry (or the deal) was made.")
+    paused_at = models.DateTimeField(
+        null=True,
+        blank=True,
+        help_text="When the player paused the game (time then stops counting); empty while it runs.",
+    )
     created = models.DateTimeField(auto_now_add=True)
     updated = models.DateTimeField(auto_now=True)
     finished = models.DateTimeField(null=True, blank=True)

@@ -121,9 +121,14 @@ class GameConsumer(JsonSocket):
         if kind == "sync":
             await self.send_current(force=True)
             return
+        if kind in ("pause", "resume"):
+            await self._pause(message_id, kind == "pause")
+            return
         if kind not in KINDS:
             await self.send_error(
-                message_id, "the type must be move, undo, redo, autofinish, sync or ping", "bad_request"
+                message_id,
+                "the type must be move, undo, redo, autofinish, pause, resume, sync or ping",
+                "bad_request",
             )
             return
         if message_id is None:
@@ -160,6 +165,17 @@ class GameConsumer(JsonSocket):
         # broadcast follows); the group message for this version then finds it sent.
         if played.version > self.sent_version:
             await self._send_state(played.message)
+
+    async def _pause(self, message_id: str | int | None, paused: bool) -> None:
+        """Stop or start the game's clock on the server (no log entry, no new version);
+        the ack carries the game's version."""
+        try:
+            version = await in_thread(play.set_paused)(self.actor, self.game_id, paused)
+        except ServiceError as error:
+            await self.send_refusal(message_id, error)
+            return
+        if message_id is not None:
+            await self.send(text_data=ack_text(message_id, version))
 
     async def game_changed(self, event: dict[str, Any]) -> None:
         """The group message a committed change sends: ``{"version": n}``."""

@@ -65,8 +65,8 @@ async def try_move(actor: Actor, game_id: int, change: Change) -> Snapshot | Non
     game, line = position.game, position.line
     if (change.version is not None and change.version != version) or game.version != version:
         return None
-    if game.status != Game.Status.PLAYING or not owns(actor, game):
-        return None
+    if game.status != Game.Status.PLAYING or game.paused_at is not None or not owns(actor, game):
+        return None  # a paused game's move resumes it: the locked path does that
     move = action.move
     state = line.state
     if move.source not in state.pile_ids or move.target not in state.pile_ids:

@@ -245,6 +245,10 @@ def _record(game: Game, line: Line, entries: list[dict[str, Any]], client_id: st
     outcome = state.outcome(exact=True)
     game.version += len(entries)
     game.moves_made += sum(1 for entry in entries if not (entry.get("undo") or entry.get("redo")))
+    if game.paused_at is not None:
+        # A change while paused (another tab, or a lost resume) resumes the game: the
+        # paused span is not play time.
+        game.last_active, game.paused_at = now, None
     game.elapsed += min(max(now - game.last_active, timedelta(0)), IDLE_GAP)
     game.last_active = now
     game.score = state.score
@@ -263,6 +267,43 @@ def _announce(game: Game, line: Line) -> None:
     game_id, version = game.pk, game.version
     after_commit(lambda: keep(game, line))
     send_after_commit(game_group(game_id), {"type": "game.changed", "game": game_id, "version": version})
+
+
+# ---------------------------------------------------------------- pausing
+
+
+def set_paused(actor: Actor, game_id: object, paused: bool) -> int:
+    """Pause the game's clock, or start it again; the game's version comes back.
+
+    Pausing counts the time played since the last change (at most ``IDLE_GAP``, as any
+    gap) and stops the clock; resuming starts it from now, so the paused span never
+    reaches ``elapsed``. Neither writes to the move log, so replay, undo and redo never
+    see them, and the version does not move. Pausing a paused game, or resuming a
+    running one, changes nothing; so does either for a game that is over. A change
+    made while paused resumes the game (see ``_record``).
+
+    :raises NotFound: when the game is not the actor's.
+    """
+    with writing():
+        try:
+            game = find_game(actor, game_id, lock=True)
+        except NotFound:
+            raise _not_found(actor, game_id) from None
+        if game.status != Game.Status.PLAYING or paused == (game.paused_at is not None):
+            return game.version
+        now = timezone.now()
+        if paused:
+            game.elapsed += min(max(now - game.last_active, timedelta(0)), IDLE_GAP)
+            game.paused_at = now
+        else:
+            game.paused_at = None
+        game.last_active = now
+        game.save(update_fields=["elapsed", "paused_at", "last_active", "updated"])
+        # The fast path decides moves on the kept row: drop it, so the next move takes
+        # the locked path and reads the row as it is now.
+        pk = game.pk
+        after_commit(lambda: positions.discard(pk))
+    return game.version
 
 
 # ---------------------------------------------------------------- abandoning and deleting

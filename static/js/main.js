@@ -218,8 +218,12 @@ function start() {
   }
 
   function togglePause() {
+    // The server's clock stops and starts with this one (a lost message does no harm:
+    // the next move resumes the game there).
+    const tell = (promise) => promise.catch(() => {});
     if (status.paused) {
       status.resume();
+      tell(game.resume());
       page.classList.remove("paused");
       $("paused").hidden = true;
       controls.pause.setAttribute("aria-pressed", "false");
@@ -229,6 +233,7 @@ function start() {
     }
     if (controls.pause.disabled) return;
     status.pause();
+    tell(game.pause());
     page.classList.add("paused");
     $("paused").hidden = false;
     controls.pause.setAttribute("aria-pressed", "true");

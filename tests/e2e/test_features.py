@@ -7,6 +7,7 @@ Each test drives the page as a player would and checks the server's record.
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
@@ -61,6 +62,17 @@ def test_redo_plays_the_undone_move_again(page: Page) -> None:
 
 def test_pause_stops_the_clock_and_hides_the_table(page: Page) -> None:
     created = new_game(page, "klondike", OPEN_KLONDIKE, deal=502)
+    sent: list[dict[str, Any]] = []
+    acks: list[Any] = []
+
+    def watch(socket: Any) -> None:
+        socket.on("framesent", lambda payload: sent.append(json.loads(payload)))
+        socket.on(
+            "framereceived",
+            lambda payload: acks.append(json.loads(payload).get("id")) if '"ack"' in payload else None,
+        )
+
+    page.on("websocket", watch)
     open_game(page, created["url"])
     page.get_by_role("button", name="Pause").click()
     expect(page.locator("#paused")).to_be_visible()
@@ -71,6 +83,14 @@ def test_pause_stops_the_clock_and_hides_the_table(page: Page) -> None:
     page.get_by_role("button", name="Resume").click()
     expect(page.locator("#paused")).to_be_hidden()
     expect(page.locator("#table")).to_have_css("visibility", "visible")
+    # The server's clock was told too, and answered each (issue 14).
+    for _ in range(40):
+        told = [m for m in sent if m.get("type") in ("pause", "resume")]
+        if len(told) == 2 and all(m["id"] in acks for m in told):
+            break
+        page.wait_for_timeout(100)
+    assert [m["type"] for m in told] == ["pause", "resume"]
+    assert all(m["id"] in acks for m in told)
 
 
 def test_settings_are_kept_in_this_browser(page: Page) -> None:

@@ -95,6 +95,36 @@ async def test_two_sockets_on_one_game_stay_in_step(
     await second.close()
 
 
+@database_sync_to_async
+def paused_at(game_id: int) -> Any:
+    return Game.objects.get(pk=game_id).paused_at
+
+
+async def test_pause_and_resume_stop_and_start_the_servers_clock(
+    player: tuple[Actor, bytes], sockets: list[Socket]
+) -> None:
+    actor, cookie = player
+    game_id = await deal(actor)
+    socket = await open_game_socket(sockets, game_id, cookie)
+    start = await socket.receive()
+    await socket.send({"type": "move", "id": "m1", "move": start["state"]["moves"][0]})
+    assert await socket.receive() == {"type": "ack", "id": "m1", "version": 1}
+    assert (await socket.receive())["version"] == 1
+
+    await socket.send({"type": "pause", "id": "p1"})
+    assert await socket.receive() == {"type": "ack", "id": "p1", "version": 1}
+    assert await paused_at(game_id) is not None
+    # The kept row (which the fast path decides on) is dropped: it no longer says the truth.
+    assert history.positions.latest(game_id) is None
+    await socket.send({"type": "resume", "id": "r1"})
+    assert await socket.receive() == {"type": "ack", "id": "r1", "version": 1}
+    assert await paused_at(game_id) is None
+    # No log entry, no new version, so no state message either.
+    assert await socket.nothing_more()
+    assert await log_length(game_id) == 1
+    await socket.close()
+
+
 async def test_a_repeated_id_is_applied_once_and_acknowledged_again(
     player: tuple[Actor, bytes], sockets: list[Socket]
 ) -> None:

@@ -329,6 +329,51 @@ def test_elapsed_time_counts_pauses_up_to_a_minute(ana: Actor, monkeypatch: Any)
     assert payloads.game_payload(after)["elapsed"] == 70
 
 
+def test_a_paused_span_is_not_counted_as_play(ana: Actor, monkeypatch: Any) -> None:
+    start = timezone.now()
+    clock = {"now": start}
+    monkeypatch.setattr(timezone, "now", lambda: clock["now"])
+    snapshot = klondike(ana)
+    game_id = snapshot.game.pk
+    clock["now"] = start + timedelta(seconds=10)
+    after = play(ana, game_id, first_move(snapshot))
+    # 5 s of play, then a pause of 40 s (less than the idle cap: it would have counted).
+    clock["now"] = start + timedelta(seconds=15)
+    assert solo_play.set_paused(ana, game_id, True) == after.game.version
+    clock["now"] = start + timedelta(seconds=16)
+    assert solo_play.set_paused(ana, game_id, True) == after.game.version  # again: no change
+    clock["now"] = start + timedelta(seconds=55)
+    solo_play.set_paused(ana, game_id, False)
+    clock["now"] = start + timedelta(seconds=58)
+    after = play(ana, game_id, after.state.view()["moves"][0])
+    assert after.game.elapsed == timedelta(seconds=10 + 5 + 3)
+    # Resuming a running game changes nothing: it cannot wipe out time played.
+    clock["now"] = start + timedelta(seconds=68)
+    solo_play.set_paused(ana, game_id, False)
+    clock["now"] = start + timedelta(seconds=70)
+    after = play(ana, game_id, after.state.view()["moves"][0])
+    assert after.game.elapsed == timedelta(seconds=18 + 12)
+    # The log holds moves only: pausing is no entry, and the version did not move for it.
+    assert [entry.seq for entry in Move.objects.filter(game_id=game_id)] == [1, 2, 3]
+
+
+def test_a_move_made_while_paused_resumes_without_counting_the_pause(
+    ana: Actor, ben: Actor, monkeypatch: Any
+) -> None:
+    start = timezone.now()
+    clock = {"now": start}
+    monkeypatch.setattr(timezone, "now", lambda: clock["now"])
+    snapshot = klondike(ana)
+    clock["now"] = start + timedelta(seconds=4)
+    solo_play.set_paused(ana, snapshot.game.pk, True)
+    clock["now"] = start + timedelta(seconds=50)
+    after = play(ana, snapshot.game.pk, first_move(snapshot))
+    assert after.game.elapsed == timedelta(seconds=4)
+    assert Game.objects.get(pk=snapshot.game.pk).paused_at is None
+    with pytest.raises(errors.NotFound):
+        solo_play.set_paused(ben, snapshot.game.pk, True)
+
+
 # ------------------------------------------------------------------ auto-finish and hints
 
 

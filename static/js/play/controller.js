@@ -5,6 +5,7 @@
  *   const game = createGameController(initial, {onState, onStatus, onGone, onMoved});
  *   game.move(move)       // resolves on the ack, rejects with the refusal
  *   game.undo(); game.redo(); game.autoFinish(); game.abandon()
+ *   game.pause(); game.resume()   // the server's clock: a paused span is not play time
  *   game.current          // the last state the server sent
  *
  * A move carries the cards it moves (when the server reads them) and the version it
@@ -77,6 +78,8 @@ export function createGameController(initial, handlers = {}) {
     undo: change("undo"),
     redo: change("redo"),
     autoFinish: () => socket.send({ type: "autofinish" }),
+    pause: () => socket.send({ type: "pause" }),
+    resume: () => socket.send({ type: "resume" }),
     abandon: () => api("POST", `/api/games/${initial.id}/abandon`),
     hint: () => api("GET", `/api/games/${initial.id}/hint`),
     winnable: () => api("GET", `/api/games/${initial.id}/winnable?views=1`),
