@@ -289,8 +289,9 @@ def set_paused(actor: Actor, game_id: object, paused: bool) -> int:
             game = find_game(actor, game_id, lock=True)
         except NotFound:
             raise _not_found(actor, game_id) from None
+        version: int = game.version
         if game.status != Game.Status.PLAYING or paused == (game.paused_at is not None):
-            return game.version
+            return version
         now = timezone.now()
         if paused:
             game.elapsed += min(max(now - game.last_active, timedelta(0)), IDLE_GAP)
@@ -303,7 +304,7 @@ def set_paused(actor: Actor, game_id: object, paused: bool) -> int:
         # the locked path and reads the row as it is now.
         pk = game.pk
         after_commit(lambda: positions.discard(pk))
-    return game.version
+    return version
 
 
 # ---------------------------------------------------------------- abandoning and deleting
