@@ -222,6 +222,7 @@ def test_each_code_comes_with_its_data(
     check_error(info.value, state)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("case", OPTION_SETS, ids=label)
 @MODEST
 @given(deal_seed=SEEDS, play_seed=SEEDS)
@@ -420,6 +421,7 @@ def secret_faces(state: Any, game: str) -> set[str]:
     return secret - seen
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("case", OPTION_SETS, ids=label)
 @MODEST
 @given(deal_seed=SEEDS, play_seed=SEEDS)
@@ -551,6 +553,7 @@ def test_double_offers_no_safe_moves_in_a_race() -> None:
     assert solitaire.load("double", {"p1.t1": ["AH"]}).safe_foundation_moves() == []
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("case", OPTION_SETS, ids=label)
 @MODEST
 @given(deal_seed=SEEDS, play_seed=SEEDS)
@@ -600,6 +603,7 @@ def test_klondike_describes_its_space_rule_passes_and_draw() -> None:
 # --- The hot-path ending check ----------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("case", OPTION_SETS, ids=label)
 @MODEST
 @given(deal_seed=SEEDS, play_seed=SEEDS)

@@ -134,6 +134,7 @@ def test_bot_plays_a_deal_to_an_end_by_the_hint() -> None:
     assert result["steps"] > 0
 
 
+@pytest.mark.slow
 def test_bot_command_prints_the_win_rate_with_an_interval(capsys: pytest.CaptureFixture[str]) -> None:
     assert bot_main(["klondike", "draw=1", "--games", "2", "--steps", "400", "--quiet"]) == 0
     out = capsys.readouterr().out

@@ -27,6 +27,9 @@ from tests.engine.conftest import (
     seat_cards,
 )
 
+# Hypothesis sweeps over every option set: minutes together, so out of the quick loop.
+pytestmark = pytest.mark.slow
+
 OPTION_SETS: list[tuple[str, dict[str, Any]]] = [
     ("klondike", {"draw": 1}),
     ("klondike", {"draw": 3}),

@@ -91,6 +91,7 @@ DEALS = [
 ]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("game", "options", "seeds"), DEALS, ids=lambda v: str(v))
 def test_every_win_found_replays_to_a_win(game: str, options: dict[str, Any], seeds: range) -> None:
     solved = 0
@@ -227,6 +228,7 @@ def known_deals() -> list[dict[str, Any]]:
     return list(data["deals"])
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("deal", known_deals(), ids=lambda deal: deal["name"])
 def test_known_winnable_klondike_deals(deal: dict[str, Any]) -> None:
     state = solitaire.load("klondike", deal["position"], **deal["options"])
