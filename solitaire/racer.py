@@ -43,7 +43,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from .base import FOUNDATION, STOCK, WASTE, State
+from .base import FOUNDATION, STOCK, TABLEAU, WASTE, State
 from .cards import FACE_DOWN, Card, card_text, full_deck, parse_card
 from .klondike_like import KlondikeLike
 from .moves import Move
@@ -88,8 +88,8 @@ class Level:
 
 LEVELS: dict[str, Level] = {
     "easy": Level("easy", "Easy", 1, 1, False, 0.25, False, False, 2.4, 0.35, 1.2, 0.9, 1000),
-    "steady": Level("steady", "Steady", 2, 2, True, 0.03, True, False, 1.6, 0.3, 0.8, 0.6, 1400),
-    "sharp": Level("sharp", "Sharp", 3, 4, True, 0.0, True, True, 1.1, 0.25, 0.5, 0.4, 1750),
+    "steady": Level("steady", "Steady", 2, 1, True, 0.05, True, False, 1.6, 0.3, 0.8, 0.6, 1400),
+    "sharp": Level("sharp", "Sharp", 2, 3, True, 0.0, True, True, 1.1, 0.25, 0.5, 0.4, 1750),
 }
 
 
@@ -264,8 +264,11 @@ def _choose(
             return move
     candidates = []
     for move in listed:
-        if move in stock_moves:
-            candidates.append(move)
+        if (
+            rules.roles[rules.index[move.source]] != TABLEAU
+            or rules.roles[rules.index[move.target]] != TABLEAU
+        ):
+            candidates.append(move)  # only moves between tableau piles can go round in circles
             continue
         after_key = own_key_of_state(guesses[0].apply(move), seat)
         if after_key in memory.seen:
@@ -295,7 +298,7 @@ def _choose(
         scored.append((value, now / len(guesses), 1 if move in stock_moves else 0, move))
     scored.sort(key=lambda item: item[:3], reverse=True)
     best_value, _, _, best = scored[0]
-    if best_value <= base + 1e-9:
+    if best_value <= base + 1e-9 or (idle and best in stock_moves):
         if idle:
             # Round the stock twice with nothing to show: wait for the opponent.
             return None

@@ -35,9 +35,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..hints import hint
+from ..klondike_like import KlondikeLike
 from ..moves import IllegalMove, Move
 from ..racer import LEVELS, Decision, Level, RacerMemory, decide, moved_cards, think_seconds
-from ..klondike_like import KlondikeLike
 from ..registry import new_game, rules_for
 from ..winnability import wilson
 
