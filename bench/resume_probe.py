@@ -1,7 +1,7 @@
 """The server-side part of a cold resume, measured in-process (run by bench.run).
 
 For each saved game: empty the replay cache, then do what the game socket does on
-connect after the handshake (``services.get_game_for`` and rendering the ``state``
+connect after the handshake (``games.solo.play.get_game_for`` and rendering the ``state``
 message as JSON), and time it; then the same again warm. Runs in its own process with
 the server's environment, against the server's database, while no server is running.
 Prints JSON. Knows the services' public functions, nothing of sockets.
@@ -19,14 +19,14 @@ import django
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 django.setup()
 
-from games import services  # noqa: E402
-from games.actors import Actor  # noqa: E402
+from games.core.actors import Actor  # noqa: E402
 from games.models import Game  # noqa: E402
+from games.solo import history, play  # noqa: E402
+from games.solo.payloads import state_message  # noqa: E402
 
 
 def _load(actor: Actor, game_id: int) -> int:
-    snapshot = services.get_game_for(actor, game_id)
-    text = json.dumps({"type": "state", **services.game_payload(snapshot)})
+    text = json.dumps(state_message(play.get_game_for(actor, game_id)))
     return len(text)
 
 
@@ -38,13 +38,13 @@ def main(argv: list[str]) -> int:
     rows = []
     for game_id in ids:
         actor = Actor(token=owners[game_id])
-        services.line_cache.clear()
+        history.positions.clear()
         began = time.perf_counter()
         size = _load(actor, game_id)
         cold = time.perf_counter() - began
         game = Game.objects.select_related("deal").get(pk=game_id)
         began = time.perf_counter()
-        line = services.replayed_line(game)
+        line = history.replayed_line(game)
         replay = time.perf_counter() - began
         # The final position's is_over, on a fresh state: the view shows it, so a cold
         # load pays for it, and it is the part that varies most from game to game.

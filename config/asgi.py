@@ -19,13 +19,7 @@ from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
-from games.race_urls import websocket_urlpatterns as race_websockets  # noqa: E402
-from games.routing import websocket_urlpatterns as game_websockets  # noqa: E402
-
-websocket_urlpatterns = [
-    *game_websockets,  # /ws/games/<id>/
-    *race_websockets,  # /ws/races/<id>/
-]
+from games.routing import websocket_urlpatterns  # noqa: E402
 
 application = ProtocolTypeRouter(
     {

@@ -53,7 +53,7 @@ MIDDLEWARE = [
 ]
 
 ROOT_URLCONF = "config.urls"
-CSRF_FAILURE_VIEW = "games.api.csrf_failure"
+CSRF_FAILURE_VIEW = "games.core.http.csrf_failure"
 ASGI_APPLICATION = "config.asgi.application"
 
 TEMPLATES = [

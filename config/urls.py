@@ -1,7 +1,4 @@
-"""The root URLs: admin, accounts, the JSON API and the pages.
-
-Pages (games.page_urls) belong to the front end; everything else here is the backend.
-"""
+"""The root URLs: admin, accounts, and the games app (pages, JSON API, health check)."""
 
 from __future__ import annotations
 
@@ -11,7 +8,5 @@ from django.urls import include, path
 urlpatterns = [
     path("admin/", admin.site.urls),
     path("accounts/", include("games.account_urls")),
-    path("", include("games.api_urls")),
-    path("", include("games.race_urls")),  # issue 4: /api/races..., /races/...
-    path("", include("games.page_urls")),
+    path("", include("games.urls")),
 ]

@@ -16,8 +16,8 @@ from django.shortcuts import render
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_http_methods
 
-from games import services
-from games.actors import PLAYER_TOKEN_KEY
+from games.core.actors import PLAYER_TOKEN_KEY
+from games.solo.owners import give_anonymous_games
 
 
 def adopt_anonymous_games(sender: Any, request: HttpRequest | None, user: Any, **kwargs: Any) -> None:
@@ -27,7 +27,7 @@ def adopt_anonymous_games(sender: Any, request: HttpRequest | None, user: Any, *
     a new key at login.
     """
     if request is not None and hasattr(request, "session"):
-        services.give_anonymous_games(request.session.get(PLAYER_TOKEN_KEY), user.pk)
+        give_anonymous_games(request.session.get(PLAYER_TOKEN_KEY), user.pk)
 
 
 def _next_url(request: HttpRequest) -> str:

@@ -23,7 +23,7 @@ class ReadOnly:
         return False
 
 
-class MoveInline(ReadOnly, admin.TabularInline):  # type: ignore[type-arg]
+class MoveInline(ReadOnly, admin.TabularInline):
     model = Move
     fields = ("seq", "move", "client_id", "created")
     readonly_fields = fields
@@ -32,7 +32,7 @@ class MoveInline(ReadOnly, admin.TabularInline):  # type: ignore[type-arg]
 
 
 @admin.register(Deal)
-class DealAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
+class DealAdmin(admin.ModelAdmin):
     list_display = ("id", "game", "options_key", "number", "created")
     list_filter = ("game",)
     search_fields = ("number",)
@@ -40,7 +40,7 @@ class DealAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
 
 
 @admin.register(Game)
-class GameAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
+class GameAdmin(admin.ModelAdmin):
     list_display = ("id", "deal", "owner", "status", "version", "score", "elapsed", "created")
     list_filter = ("status", "deal__game")
     search_fields = ("id", "owner__username")
@@ -61,7 +61,7 @@ class GameAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
 
 
 @admin.register(Move)
-class MoveAdmin(ReadOnly, admin.ModelAdmin):  # type: ignore[type-arg]
+class MoveAdmin(ReadOnly, admin.ModelAdmin):
     list_display = ("game", "seq", "move", "client_id", "created")
     list_select_related = ("game",)
     raw_id_fields = ("game",)

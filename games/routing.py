@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from django.urls import path
-
-from games.consumers import GameConsumer
+from games.races.urls import websocket_urlpatterns as race_websockets
+from games.solo.urls import websocket_urlpatterns as game_websockets
 
 websocket_urlpatterns = [
-    path("ws/games/<int:game_id>/", GameConsumer.as_asgi()),
+    *game_websockets,  # /ws/games/<id>/
+    *race_websockets,  # /ws/races/<id>/
 ]

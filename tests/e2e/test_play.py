@@ -31,7 +31,8 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from winning_line import find_winning_line
 
 import solitaire
-from games import services
+from games.core.options import validated_options
+from games.solo import deals
 
 # Deal numbers are arbitrary but fixed, so that every run plays the same cards.
 KNOWN_DEAL = 1234
@@ -282,13 +283,11 @@ def a_winnable_deal() -> tuple[int, list[dict[str, Any]], Any]:
     The seed comes from the server's own derivation under the test server's secret;
     the test checks that the server dealt exactly these cards before playing.
     """
-    options = services.validated_options("klondike", OPEN_KLONDIKE)
-    key = services.canonical_json(options)
+    options = validated_options("klondike", OPEN_KLONDIKE)
+    key = deals.canonical_json(options)
     with override_settings(DEAL_SECRET=DEAL_SECRET):
         for number in range(1, 60):
-            state = solitaire.new_game(
-                "klondike", seed=services.deal_seed("klondike", key, number), **options
-            )
+            state = solitaire.new_game("klondike", seed=deals.deal_seed("klondike", key, number), **options)
             line = find_winning_line(state, budget=3000)
             if line:
                 return number, line, state

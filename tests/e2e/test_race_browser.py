@@ -4,7 +4,7 @@ by drag, double-click, click and keyboard seen live on the other screen, resign,
 the result on both screens.
 
 The race starts from a small known position so the moves are known in advance. The
-position is set through race_services.use_start_position before anyone is ready, in
+position is set through games.races.lobby.use_start_position before anyone is ready, in
 the server's own database; every move then goes through the page, the socket and the
 server like any other.
 """
@@ -110,8 +110,8 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]
 def set_start_position(server: dict[str, Any], race_id: int) -> None:
     code = (
         "import django, json, sys; django.setup(); "
-        "from games import race_services; "
-        "race_services.use_start_position(int(sys.argv[1]), json.loads(sys.argv[2]))"
+        "from games.races import lobby; "
+        "lobby.use_start_position(int(sys.argv[1]), json.loads(sys.argv[2]))"
     )
     subprocess.run(
         [sys.executable, "-c", code, str(race_id), json.dumps(POSITION)],

@@ -77,8 +77,8 @@ def test_casket_option_hard_defaults_to_false() -> None:
     assert solitaire.new_game("casket", seed=1).options == {"hard": False}
 
 
-def test_josephine_has_no_options() -> None:
-    assert solitaire.new_game("josephine", seed=1).options == {}
+def test_josephine_option_whole_sequences_defaults_to_false() -> None:
+    assert solitaire.new_game("josephine", seed=1).options == {"whole_sequences": False}
 
 
 @pytest.mark.parametrize(
@@ -87,6 +87,7 @@ def test_josephine_has_no_options() -> None:
         ("klondike", {"colour": "red"}),
         ("klondike", {"hard": True}),
         ("josephine", {"draw": 1}),
+        ("josephine", {"hard": True}),
         ("casket", {"same_deal": True}),
         ("double", {"draw": 1}),
     ],

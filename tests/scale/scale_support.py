@@ -40,6 +40,11 @@ from typing import Any
 from websockets.asyncio.client import ClientConnection, connect
 
 ROOT = Path(__file__).resolve().parents[2]
+if str(ROOT) not in sys.path:  # run as a script (check_services.py), the project is not on the path
+    sys.path.insert(0, str(ROOT))
+
+from tests.support.positions import near_the_end  # noqa: E402, F401  (re-exported for the tests)
+
 VENV_BIN = ROOT / ".venv" / "bin"
 RESULTS = Path(__file__).resolve().parent / "results"
 
@@ -299,7 +304,7 @@ class Deployment:
             process.stop()
 
     def set_start_position(self, race_id: int, position: dict[str, Any]) -> None:
-        """race_services.use_start_position, the race's hook for tests, run by Django in
+        """games.races.lobby.use_start_position, the race's hook for tests, run by Django in
         a subprocess against the same database the processes use."""
         done = subprocess.run(
             [sys.executable, str(Path(__file__).with_name("start_position.py")), str(race_id)],
@@ -565,35 +570,6 @@ class Player:
 
 
 # ---------------------------------------------------------------- races
-
-
-RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
-
-
-def run(suit: str, top: str, owner: int) -> list[str]:
-    """Foundation cards of one suit from the Ace up to ``top``, all laid by ``owner``."""
-    return [f"{rank}{suit}:{owner}" for rank in RANKS[: RANKS.index(top) + 1]]
-
-
-def near_the_end() -> dict[str, Any]:
-    """Both seats seven cards from home, laid out alike: JC, QC, QD over a face-down KC,
-    and KD, KH, KS in the stock. Both JCs want a 10C, and there are two: f1 and f2."""
-    position: dict[str, Any] = {
-        "f1": run("C", "10", 1),
-        "f2": run("C", "10", 2),
-        "f3": run("D", "J", 1),
-        "f4": run("D", "J", 2),
-        "f5": run("H", "Q", 1),
-        "f6": run("H", "Q", 2),
-        "f7": run("S", "Q", 1),
-        "f8": run("S", "Q", 2),
-    }
-    for seat in (1, 2):
-        position[f"p{seat}.t1"] = ["kc", "QD"]
-        position[f"p{seat}.t2"] = ["QC"]
-        position[f"p{seat}.t3"] = ["JC"]
-        position[f"p{seat}.stock"] = ["kd", "kh", "ks"]
-    return position
 
 
 def finishing_line(seat: int, clubs: str, diamonds: str) -> list[tuple[str, str]]:

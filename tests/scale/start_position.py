@@ -20,7 +20,7 @@ ROOT = Path(__file__).resolve().parents[2]
 def main() -> None:
     sys.path.insert(0, str(ROOT))  # the project, as for manage.py
     django.setup()
-    from games.race_services import use_start_position
+    from games.races.lobby import use_start_position
 
     use_start_position(int(sys.argv[1]), json.load(sys.stdin))
 

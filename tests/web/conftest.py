@@ -1,33 +1,12 @@
-"""Fixtures for the web app's tests: players, deals and games through the real services.
-
-Deal seeds depend on DEAL_SECRET, so it is fixed here: the same deal number deals the
-same cards in every run. The replay cache is emptied so no test sees another's lines.
-"""
+"""Fixtures for the web app's tests: see tests.support.fixtures (a fixed deal secret,
+every cache emptied around each test, two anonymous players)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from typing import Any
-
 import pytest
 
-from games import services
-from games.actors import Actor
+from tests.support.fixtures import *  # noqa: F403
 
 
-@pytest.fixture(autouse=True)
-def fixed_deal_secret(settings: Any) -> Iterator[None]:
-    settings.DEAL_SECRET = "deal-secret-for-tests"
-    services.line_cache.clear()
-    yield
-    services.line_cache.clear()
-
-
-@pytest.fixture
-def ana() -> Actor:
-    return Actor(token="ana-anonymous-token")
-
-
-@pytest.fixture
-def ben() -> Actor:
-    return Actor(token="ben-anonymous-token")
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line("markers", "slow: takes seconds; the quick loop leaves it out (-m 'not slow')")

@@ -6,11 +6,10 @@ from typing import Any
 
 import pytest
 from django.test import Client
-from web_support import klondike
 
-from games import services
-from games.actors import Actor
+from games.core.actors import Actor
 from games.models import Move
+from tests.support.solo import apply_action, klondike
 
 pytestmark = pytest.mark.django_db
 
@@ -18,7 +17,7 @@ pytestmark = pytest.mark.django_db
 def test_the_admin_shows_a_game_with_its_log_read_only(admin_client: Client, ana: Actor) -> None:
     snapshot = klondike(ana)
     move: dict[str, Any] = snapshot.state.view()["moves"][0]
-    services.apply_action(snapshot.game.pk, ana, {"type": "move", "move": move}, client_id="adm-1")
+    apply_action(snapshot.game.pk, ana, {"type": "move", "move": move}, client_id="adm-1")
     for url in ("/admin/games/deal/", "/admin/games/game/", "/admin/games/move/"):
         assert admin_client.get(url).status_code == 200
     page = admin_client.get(f"/admin/games/game/{snapshot.game.pk}/change/")

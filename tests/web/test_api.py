@@ -9,15 +9,16 @@ from typing import Any
 import pytest
 from django.contrib.auth.models import User
 from django.test import Client
-from web_support import an_illegal_move
 
 from games.models import Game, Move
+from games.solo import history
+from tests.support.solo import an_illegal_move
 
 pytestmark = pytest.mark.django_db
 
 GAME_FIELDS = {
     "id", "url", "game", "options", "deal", "version", "status", "score", "elapsed",
-    "moves_made", "winnable", "created", "updated", "state",
+    "moves_made", "winnable", "created", "updated", "state", "can_undo", "can_redo",
 }  # fmt: skip
 
 
@@ -103,9 +104,8 @@ def test_an_illegal_move_gets_409_with_the_engines_reason(client: Client) -> Non
 
     game = new_game(client)
     state = Game.objects.get(pk=game["id"])
-    from games import services
 
-    engine_state = services.current_line(state).state
+    engine_state = history.current_line(state).state
     move = an_illegal_move(engine_state)
     with pytest.raises(solitaire.IllegalMove) as reason:
         engine_state.apply(move)
@@ -132,8 +132,8 @@ def test_a_stale_version_gets_409(client: Client) -> None:
     post(client, f"/api/games/{game['id']}/moves", {"move": moves[0], "version": 0})
     response = post(client, f"/api/games/{game['id']}/moves", {"move": moves[0], "version": 0})
     assert response.status_code == 409
-    assert response.json()["code"] == "stale_version"
-    assert response.json()["version"] == 1
+    assert response.json()["code"] == "stale"
+    assert response.json()["data"]["version"] == 1
 
 
 def test_a_repeated_move_id_is_applied_once(client: Client) -> None:
@@ -182,7 +182,7 @@ def test_someone_elses_game_is_404_everywhere(client: Client) -> None:
     assert post(stranger, f"{base}/moves", move).status_code == 404
     assert post(stranger, f"{base}/undo").status_code == 404
     assert post(stranger, f"{base}/autofinish").status_code == 404
-    assert stranger.get("/api/games").json() == {"games": []}
+    assert stranger.get("/api/games").json() == {"games": [], "page": 1, "next": None}
     assert client.get("/api/games/999999").status_code == 404
     assert client.get("/api/games/99999999999999999999999").status_code == 404
     assert not Move.objects.exists()
@@ -192,7 +192,7 @@ def test_the_games_list_is_newest_first_without_states(client: Client) -> None:
     ids = [new_game(client, deal=n)["id"] for n in (1, 2, 3)]
     games = client.get("/api/games").json()["games"]
     assert [g["id"] for g in games] == ids[::-1]
-    assert all(set(g) == GAME_FIELDS - {"state"} for g in games)
+    assert all(set(g) == GAME_FIELDS - {"state", "can_undo", "can_redo"} for g in games)
 
 
 def test_statistics_follow_the_caller(client: Client) -> None:
@@ -207,7 +207,7 @@ def test_statistics_follow_the_caller(client: Client) -> None:
 def test_wrong_methods_are_refused(client: Client) -> None:
     game = new_game(client)
     assert client.get(f"/api/games/{game['id']}/moves").status_code == 405
-    assert client.delete(f"/api/games/{game['id']}").status_code == 405
+    assert client.put(f"/api/games/{game['id']}").status_code == 405
 
 
 def test_health_checks_the_database_and_the_channel_layer(client: Client) -> None:
@@ -264,7 +264,7 @@ def test_logging_in_moves_this_browsers_games_and_nobody_elses(client: Client) -
     assert [g["id"] for g in client.get("/api/games").json()["games"]] == [mine["id"]]
     assert [g["id"] for g in someone.get("/api/games").json()["games"]] == [theirs["id"]]
     client.post("/accounts/logout/")
-    assert client.get("/api/games").json() == {"games": []}
+    assert client.get("/api/games").json() == {"games": [], "page": 1, "next": None}
     assert client.get(f"/api/games/{mine['id']}").status_code == 404
 
 

@@ -11,27 +11,14 @@ from typing import Any
 
 import pytest
 from channels.db import database_sync_to_async
-from channels.testing import WebsocketCommunicator
-from django.conf import settings
-from django.contrib.sessions.backends.db import SessionStore
-from web_support import an_illegal_move, klondike
 
-from config.asgi import application
-from games import services
-from games.actors import PLAYER_TOKEN_KEY, Actor
+from games.core.actors import Actor
 from games.models import Game, Move
+from games.solo import history
+from tests.support.sockets import Socket, open_socket, session_cookie
+from tests.support.solo import an_illegal_move, apply_action, klondike
 
 pytestmark = pytest.mark.django_db(transaction=True)
-TIMEOUT = 5
-
-
-@database_sync_to_async
-def session_cookie(token: str) -> bytes:
-    """A saved session holding an anonymous player's token, as its browser's cookie."""
-    session = SessionStore()
-    session[PLAYER_TOKEN_KEY] = token
-    session.save()
-    return f"{settings.SESSION_COOKIE_NAME}={session.session_key}".encode()
 
 
 @database_sync_to_async
@@ -42,7 +29,7 @@ def deal(actor: Actor, number: int = 7) -> int:
 @database_sync_to_async
 def full_position(game_id: int) -> dict[str, Any]:
     """Everything the server knows, face-down cards and stock order included."""
-    return services.current_line(Game.objects.select_related("deal").get(pk=game_id)).state.to_position()
+    return history.current_line(Game.objects.select_related("deal").get(pk=game_id)).state.to_position()
 
 
 @database_sync_to_async
@@ -50,39 +37,10 @@ def log_length(game_id: int) -> int:
     return Move.objects.filter(game_id=game_id).count()
 
 
-class Socket:
-    """A WebSocket client of one game that records every message it receives."""
-
-    def __init__(self, path: str, cookie: bytes | None, origin: bytes = b"http://localhost") -> None:
-        headers = [(b"origin", origin), (b"host", b"localhost")]
-        if cookie is not None:
-            headers.append((b"cookie", cookie))
-        self.communicator = WebsocketCommunicator(application, path, headers=headers)
-        self.received: list[dict[str, Any]] = []
-
-    async def connect(self) -> tuple[bool, Any]:
-        return await self.communicator.connect(timeout=TIMEOUT)
-
-    async def send(self, message: dict[str, Any] | str) -> None:
-        text = message if isinstance(message, str) else json.dumps(message)
-        await self.communicator.send_to(text_data=text)
-
-    async def receive(self) -> dict[str, Any]:
-        message = await self.communicator.receive_json_from(timeout=TIMEOUT)
-        self.received.append(message)
-        return message
-
-    async def nothing_more(self) -> bool:
-        return await self.communicator.receive_nothing(timeout=0.2)
-
-    async def close(self) -> None:
-        await self.communicator.disconnect()
-
-
 @pytest.fixture
 async def player() -> AsyncIterator[tuple[Actor, bytes]]:
     actor = Actor(token="socket-player-token")
-    yield actor, await session_cookie(actor.token or "")
+    yield actor, await database_sync_to_async(session_cookie)(actor.token or "")
 
 
 @pytest.fixture
@@ -91,9 +49,8 @@ def sockets() -> Iterator[list[Socket]]:
     yield opened
 
 
-async def open_socket(opened: list[Socket], game_id: int, cookie: bytes | None) -> Socket:
-    socket = Socket(f"/ws/games/{game_id}/", cookie)
-    connected, _ = await socket.connect()
+async def open_game_socket(opened: list[Socket], game_id: int, cookie: bytes | None) -> Socket:
+    connected, _, socket = await open_socket(f"/ws/games/{game_id}/", cookie)
     assert connected
     opened.append(socket)
     return socket
@@ -102,7 +59,7 @@ async def open_socket(opened: list[Socket], game_id: int, cookie: bytes | None) 
 async def test_connecting_sends_the_state(player: tuple[Actor, bytes], sockets: list[Socket]) -> None:
     actor, cookie = player
     game_id = await deal(actor)
-    socket = await open_socket(sockets, game_id, cookie)
+    socket = await open_game_socket(sockets, game_id, cookie)
     state = await socket.receive()
     assert state["type"] == "state"
     assert (state["id"], state["version"], state["status"]) == (game_id, 0, "playing")
@@ -116,8 +73,8 @@ async def test_two_sockets_on_one_game_stay_in_step(
 ) -> None:
     actor, cookie = player
     game_id = await deal(actor)
-    first = await open_socket(sockets, game_id, cookie)
-    second = await open_socket(sockets, game_id, cookie)
+    first = await open_game_socket(sockets, game_id, cookie)
+    second = await open_game_socket(sockets, game_id, cookie)
     start = await first.receive()
     assert (await second.receive())["version"] == 0
 
@@ -143,8 +100,8 @@ async def test_a_repeated_id_is_applied_once_and_acknowledged_again(
 ) -> None:
     actor, cookie = player
     game_id = await deal(actor)
-    mover = await open_socket(sockets, game_id, cookie)
-    watcher = await open_socket(sockets, game_id, cookie)
+    mover = await open_game_socket(sockets, game_id, cookie)
+    watcher = await open_game_socket(sockets, game_id, cookie)
     start = await mover.receive()
     await watcher.receive()
     move = {"type": "move", "id": 41, "move": start["state"]["moves"][0]}
@@ -167,14 +124,14 @@ async def test_a_repeat_sent_on_a_new_socket_brings_it_up_to_date(
 ) -> None:
     actor, cookie = player
     game_id = await deal(actor)
-    old = await open_socket(sockets, game_id, cookie)
+    old = await open_game_socket(sockets, game_id, cookie)
     start = await old.receive()
     move = {"type": "move", "id": "resend-me", "move": start["state"]["moves"][0]}
     await old.send(move)
     await old.receive()
     await old.close()
 
-    new = await open_socket(sockets, game_id, cookie)
+    new = await open_game_socket(sockets, game_id, cookie)
     assert (await new.receive())["version"] == 1
     await new.send(move)
     assert await new.receive() == {"type": "ack", "id": "resend-me", "version": 1}
@@ -188,7 +145,7 @@ async def test_illegal_and_malformed_messages_are_refused_and_play_goes_on(
 ) -> None:
     actor, cookie = player
     game_id = await deal(actor)
-    socket = await open_socket(sockets, game_id, cookie)
+    socket = await open_game_socket(sockets, game_id, cookie)
     start = await socket.receive()
     illegal = an_illegal_move(await database_sync_to_async(_state)(game_id))
 
@@ -224,7 +181,7 @@ async def test_illegal_and_malformed_messages_are_refused_and_play_goes_on(
 
 
 def _state(game_id: int) -> Any:
-    return services.current_line(Game.objects.select_related("deal").get(pk=game_id)).state
+    return history.current_line(Game.objects.select_related("deal").get(pk=game_id)).state
 
 
 async def test_the_illegal_move_error_is_the_engines_reason(
@@ -232,7 +189,7 @@ async def test_the_illegal_move_error_is_the_engines_reason(
 ) -> None:
     actor, cookie = player
     game_id = await deal(actor)
-    socket = await open_socket(sockets, game_id, cookie)
+    socket = await open_game_socket(sockets, game_id, cookie)
     await socket.receive()
     state = await database_sync_to_async(_state)(game_id)
     illegal = an_illegal_move(state)
@@ -249,22 +206,19 @@ async def test_someone_elses_game_is_closed_with_4404(
 ) -> None:
     actor, _ = player
     game_id = await deal(actor)
-    for cookie in (await session_cookie("a-stranger"), None):
-        socket = Socket(f"/ws/games/{game_id}/", cookie)
-        connected, _ = await socket.connect()
+    for cookie in (await database_sync_to_async(session_cookie)("a-stranger"), None):
+        connected, _, socket = await open_socket(f"/ws/games/{game_id}/", cookie)
         assert connected  # accepted, then closed with a code the browser can read
-        closing = await socket.communicator.receive_output(timeout=TIMEOUT)
-        assert closing == {"type": "websocket.close", "code": 4404}
-    missing = Socket("/ws/games/999999/", (await session_cookie(actor.token or "")))
-    await missing.connect()
-    assert (await missing.communicator.receive_output(timeout=TIMEOUT))["code"] == 4404
+        assert await socket.closed_with() == 4404
+    own_cookie = await database_sync_to_async(session_cookie)(actor.token or "")
+    _, _, missing = await open_socket("/ws/games/999999/", own_cookie)
+    assert await missing.closed_with() == 4404
 
 
 async def test_a_foreign_origin_is_refused(player: tuple[Actor, bytes]) -> None:
     actor, cookie = player
     game_id = await deal(actor)
-    socket = Socket(f"/ws/games/{game_id}/", cookie, origin=b"http://evil.example")
-    connected, _ = await socket.connect()
+    connected, _, _ = await open_socket(f"/ws/games/{game_id}/", cookie, origin=b"http://evil.example")
     assert not connected
 
 
@@ -273,8 +227,8 @@ async def test_no_message_carries_a_face_down_or_stock_card(
 ) -> None:
     actor, cookie = player
     game_id = await deal(actor)
-    first = await open_socket(sockets, game_id, cookie)
-    second = await open_socket(sockets, game_id, cookie)
+    first = await open_game_socket(sockets, game_id, cookie)
+    second = await open_game_socket(sockets, game_id, cookie)
     state = await first.receive()
     await second.receive()
     for step in range(15):
@@ -287,7 +241,7 @@ async def test_no_message_carries_a_face_down_or_stock_card(
         assert (await first.receive())["type"] == "ack"
         state = await first.receive()
         await second.receive()
-        await _assert_nothing_hidden(game_id, state, first.received + second.received)
+        await _assert_nothing_hidden(game_id, state, first.seen + second.seen)
     await first.close()
     await second.close()
 
@@ -340,10 +294,10 @@ async def test_a_change_made_elsewhere_reaches_the_socket(
 ) -> None:
     actor, cookie = player
     game_id = await deal(actor)
-    socket = await open_socket(sockets, game_id, cookie)
+    socket = await open_game_socket(sockets, game_id, cookie)
     start = await socket.receive()
     # As the HTTP API does it: the service alone, in a worker thread.
-    await database_sync_to_async(services.apply_action)(
+    await database_sync_to_async(apply_action)(
         game_id, actor, {"type": "move", "move": start["state"]["moves"][0]}
     )
     pushed = await socket.receive()

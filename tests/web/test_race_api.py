@@ -10,9 +10,11 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.test import Client
 
-from games import race_services
-from games.actors import Actor
-from games.race_models import Race
+from games.core.actors import Actor
+from games.models import Race
+from games.races import lobby as race_lobby
+from games.races import play as race_play
+from games.races import records as race_records
 
 pytestmark = pytest.mark.django_db
 
@@ -55,7 +57,7 @@ def test_same_deal_gives_both_seats_the_same_layout() -> None:
     ana, ben = Client(), Client()
     race = create(ana, options={"same_deal": True})
     post(ben, f"/api/races/{race['id']}/join", {"token": race["token"], "name": "Ben"})
-    snapshot, _ = race_services.get_race_for(Actor(), race["id"], race["token"])
+    snapshot, _ = race_records.get_race_for(Actor(), race["id"], race["token"])
     position = snapshot.state.to_position()
     for pile in ("stock", "t1", "t4", "t7"):
         assert position[f"p1.{pile}"] == position[f"p2.{pile}"]
@@ -146,15 +148,19 @@ def test_a_finished_race_can_be_replayed_with_its_seed_and_rematched() -> None:
     assert ana.get(f"/api/races/{race_id}/replay").status_code == 409
     assert post(ana, f"/api/races/{race_id}/rematch").json()["code"] == "not_finished"
 
-    snapshot, _ = race_services.get_race_for(Actor(), race_id, race["token"])
+    snapshot, _ = race_records.get_race_for(Actor(), race_id, race["token"])
     ana_actor = Actor(token=ana.session["player_token"])
     ben_actor = Actor(token=ben.session["player_token"])
-    race_services.set_ready(ana_actor, race_id)
-    race_services.set_ready(ben_actor, race_id)
+    race_lobby.set_ready(ana_actor, race_id)
+    race_lobby.set_ready(ben_actor, race_id)
     Race.objects.filter(pk=race_id).update(starts_at=Race.objects.get(pk=race_id).created)
-    race_services.play_move(ana_actor, race_id, {"from": "p1.stock", "to": "p1.waste"}, "d1")
-    race_services.play_move(ben_actor, race_id, {"from": "p2.stock", "to": "p2.waste"}, "d1")
-    race_services.resign(ben_actor, race_id)
+    race_play.play_move(
+        ana_actor, race_id, race_play.parse_move({"from": "p1.stock", "to": "p1.waste"}), "d1"
+    )
+    race_play.play_move(
+        ben_actor, race_id, race_play.parse_move({"from": "p2.stock", "to": "p2.waste"}), "d1"
+    )
+    race_play.resign(ben_actor, race_id)
 
     done = ana.get(f"/api/races/{race_id}").json()
     assert done["status"] == "finished" and done["seed"] == snapshot.race.seed

@@ -16,10 +16,13 @@ from typing import Any
 
 import pytest
 from asgiref.sync import sync_to_async
-from test_race_socket import Player, Socket, move, near_the_end, new_race, ready_and_start, start_from
+from test_race_socket import move, new_race, ready_and_start, start_from
 
-from games import race_consumers, race_services
-from games.race_models import Race
+from games.models import Race
+from games.races import consumer as race_consumer
+from games.races import records as race_records
+from tests.support.positions import near_the_end
+from tests.support.sockets import Player, Socket
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.timeout(60)]
 
@@ -27,7 +30,7 @@ pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.timeout(60)]
 @pytest.fixture(autouse=True)
 def quick_countdown(settings: Any) -> None:
     settings.RACE_TICK_SECONDS = 0.25
-    race_services.state_cache.clear()
+    race_records.states.clear()
 
 
 def finishing_line(seat: int) -> list[tuple[str, str]]:
@@ -103,6 +106,7 @@ async def test_when_either_seat_agrees_last_to_stop_both_seats_see_the_end(last:
     await close_all(one, two)
 
 
+@pytest.mark.slow
 async def test_when_both_seats_agree_to_stop_at_once_both_see_the_end() -> None:
     for _ in range(3):
         race_id, one, two = await started_race()
@@ -122,7 +126,7 @@ async def test_a_read_a_version_behind_the_group_message_does_not_lose_the_end(
     assert (await offer(one, "stop"))["type"] == "ack"
     await one.settle()
 
-    real = race_consumers._state_message
+    real = race_consumer._read
     behind: list[int] = []
 
     def one_read_behind(actor: Any, race: int, token: str | None) -> dict[str, Any]:
@@ -132,13 +136,14 @@ async def test_a_read_a_version_behind_the_group_message_does_not_lose_the_end(
             return {**state, "version": state["version"] - 1, "status": "playing", "result": None}
         return state
 
-    monkeypatch.setattr(race_consumers, "_state_message", one_read_behind)
+    monkeypatch.setattr(race_consumer, "_read", one_read_behind)
     assert (await offer(two, "stop"))["type"] == "ack"
     await assert_both_saw_the_end(race_id, one, two)
     assert behind, "the group message was never read: the interleaving did not happen"
     await close_all(one, two)
 
 
+@pytest.mark.slow
 async def test_a_spectator_sees_the_end_too() -> None:
     ana, ben, race = await new_race()
     race_id = race["id"]

@@ -3,7 +3,7 @@ Channels' WebsocketCommunicator, through config.asgi's router with its Origin ch
 sessions, against the real database and the rules engine.
 
 Races that must end quickly start from small positions set with
-race_services.use_start_position before anyone is ready; every move still goes through
+race_lobby.use_start_position before anyone is ready; every move still goes through
 the consumer.
 """
 
@@ -11,163 +11,28 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import Callable
 from typing import Any
 
 import pytest
 from asgiref.sync import sync_to_async
 from channels.testing import WebsocketCommunicator
-from django.test import AsyncClient
 
 import solitaire
 from config.asgi import application
-from games import race_services
-from games.race_models import Race, RaceMove
+from games.models import Race, RaceMove
+from games.races import lobby as race_lobby
+from games.races import records as race_records
+from tests.support.positions import almost_blocked, near_the_end
+from tests.support.sockets import TIMEOUT, Player, Socket
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.timeout(60)]
-
-TIMEOUT = 10
-RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 
 
 @pytest.fixture(autouse=True)
 def quick_countdown(settings: Any) -> None:
     """Keep the 3-2-1 but make its ticks short, so the tests do not wait seconds."""
     settings.RACE_TICK_SECONDS = 0.25
-    race_services.state_cache.clear()
-
-
-def run(suit: str, top: str, owner: int) -> list[str]:
-    """Foundation cards of one suit from the Ace up to ``top``, all laid by ``owner``."""
-    return [f"{rank}{suit}:{owner}" for rank in RANKS[: RANKS.index(top) + 1]]
-
-
-def near_the_end() -> dict[str, Any]:
-    """Both seats seven cards from home, laid out alike: JC, QC, QD over a face-down KC,
-    and KD, KH, KS in the stock. Seat 1 can finish in eight moves:
-    JC, QC, QD, KC up; draw; KD, KH, KS up."""
-    position: dict[str, Any] = {
-        "f1": run("C", "10", 1),
-        "f2": run("C", "10", 2),
-        "f3": run("D", "J", 1),
-        "f4": run("D", "J", 2),
-        "f5": run("H", "Q", 1),
-        "f6": run("H", "Q", 2),
-        "f7": run("S", "Q", 1),
-        "f8": run("S", "Q", 2),
-    }
-    for seat in (1, 2):
-        position[f"p{seat}.t1"] = ["kc", "QD"]
-        position[f"p{seat}.t2"] = ["QC"]
-        position[f"p{seat}.t3"] = ["JC"]
-        position[f"p{seat}.stock"] = ["kd", "kh", "ks"]
-    return position
-
-
-def almost_blocked() -> dict[str, Any]:
-    """Seat 1 has AC, 2C and AH up and can never move again: its 4C needs a 3C nobody
-    has, and its stock of four cards only cycles. Seat 2 has AD up and one move of
-    progress left (2D onto it); after that only reversible tableau moves remain (7H
-    between two black eights). Then the race is blocked: 3 to 2, seat 1 wins."""
-    return {
-        "f1": ["AC:1", "2C:1"],
-        "f2": ["AD:2"],
-        "f3": ["AH:1"],
-        "p1.t1": ["4C"],
-        "p1.stock": ["9h", "8s", "7d", "5c"],
-        "p2.t1": ["2D"],
-        "p2.t2": ["8S"],
-        "p2.t3": ["8C"],
-        "p2.t4": ["7H"],
-        "p2.t5": ["5D"],
-    }
-
-
-# ---------------------------------------------------------------- players and sockets
-
-
-class Socket:
-    """One WebSocket connection; remembers every message it received.
-
-    Messages not yet asked for wait in ``pending``, in order, so a test can look for
-    the answer to its move without losing the states that came before it.
-    """
-
-    def __init__(self, communicator: WebsocketCommunicator, who: str) -> None:
-        self.communicator = communicator
-        self.who = who
-        self.seen: list[dict[str, Any]] = []
-        self.pending: list[dict[str, Any]] = []
-        self.latest: dict[str, Any] | None = None  # the newest state message
-
-    async def send(self, message: dict[str, Any]) -> None:
-        await self.communicator.send_json_to(message)
-
-    async def _receive(self) -> dict[str, Any]:
-        message = await self.communicator.receive_json_from(timeout=TIMEOUT)
-        self.seen.append(message)
-        if message["type"] == "state" and (
-            self.latest is None or message["version"] >= self.latest["version"]
-        ):
-            self.latest = message
-        return message
-
-    async def first(self, match: Callable[[dict[str, Any]], bool]) -> dict[str, Any]:
-        """The first message, waiting or yet to come, that ``match`` accepts."""
-        for index, message in enumerate(self.pending):
-            if match(message):
-                return self.pending.pop(index)
-        while True:
-            message = await self._receive()
-            if match(message):
-                return message
-            self.pending.append(message)
-
-    async def expect(self, kind: str, **fields: Any) -> dict[str, Any]:
-        """The first message of type ``kind`` with these fields."""
-        return await self.first(lambda m: m["type"] == kind and all(m.get(k) == v for k, v in fields.items()))
-
-    async def state_at(self, version: int) -> dict[str, Any]:
-        """The first state message at ``version`` or later."""
-        return await self.first(lambda m: m["type"] == "state" and m["version"] >= version)
-
-    async def settle(self) -> None:
-        """Take in everything sent so far, then forget it (it stays in ``seen``)."""
-        while not await self.communicator.receive_nothing(timeout=0.2):
-            await self._receive()
-        self.pending.clear()
-
-    async def close(self) -> None:
-        await self.communicator.disconnect()
-
-
-class Player:
-    """A browser: its own session cookie, an HTTP client and sockets."""
-
-    def __init__(self, name: str) -> None:
-        self.name = name
-        self.http = AsyncClient()
-        self.sockets: list[Socket] = []
-
-    @property
-    def cookie(self) -> bytes:
-        morsel = self.http.cookies.get("sessionid")
-        return f"sessionid={morsel.value}".encode() if morsel else b""
-
-    async def post(self, url: str, body: dict[str, Any]) -> Any:
-        return await self.http.post(url, json.dumps(body), content_type="application/json")
-
-    async def connect(self, race_id: int, token: str | None = None) -> Socket:
-        path = f"/ws/races/{race_id}/" + (f"?token={token}" if token else "")
-        headers = [(b"origin", b"http://localhost")]
-        if self.cookie:
-            headers.append((b"cookie", self.cookie))
-        communicator = WebsocketCommunicator(application, path, headers=headers)
-        connected, code = await communicator.connect(timeout=TIMEOUT)
-        assert connected, f"{self.name} could not connect ({code})"
-        socket = Socket(communicator, self.name)
-        self.sockets.append(socket)
-        return socket
+    race_records.states.clear()
 
 
 async def new_race(options: dict[str, Any] | None = None) -> tuple[Player, Player, dict[str, Any]]:
@@ -182,7 +47,7 @@ async def new_race(options: dict[str, Any] | None = None) -> tuple[Player, Playe
 
 
 async def start_from(race_id: int, position: dict[str, Any]) -> None:
-    await sync_to_async(race_services.use_start_position)(race_id, position)
+    await sync_to_async(race_lobby.use_start_position)(race_id, position)
 
 
 async def ready_and_start(*sockets: Socket, players: tuple[Socket, Socket]) -> None:
@@ -206,7 +71,7 @@ def true_state(race_id: int, version: int) -> Any:
     """The race's full position at ``version``, replayed from the database's log."""
     race = Race.objects.get(pk=race_id)
     moves = RaceMove.objects.filter(race=race, version__lte=version).order_by("seq")
-    return race_services.replay(race, (m.move for m in moves))
+    return race_records.replay(race, (m.move for m in moves))
 
 
 # ---------------------------------------------------------------- the tests
@@ -288,7 +153,7 @@ async def test_two_cards_for_the_same_foundation_spot_at_once_only_the_first_lan
     refusal = answers[loser]
     assert refusal["code"] == "foundation_taken"
     assert refusal["error"] == f"the JC foundation was just taken by {['Ana', 'Ben'][winner]}"
-    assert refusal["by_seat"] == winner + 1
+    assert refusal["data"]["by_seat"] == winner + 1
 
     # Exactly one JC went up, and it is the winner's; the loser's JC is still at home.
     socket = (ana_socket, ben_socket)[loser]
@@ -390,6 +255,7 @@ async def test_mutual_blockage_is_detected_and_scored_by_contributions() -> None
     await ben_socket.close()
 
 
+@pytest.mark.slow
 async def test_resigning_and_agreeing_to_stop_end_the_race() -> None:
     ana, ben, race = await new_race()
     race_id = race["id"]
@@ -421,6 +287,7 @@ async def test_resigning_and_agreeing_to_stop_end_the_race() -> None:
     await ben_socket.close()
 
 
+@pytest.mark.slow
 async def test_no_message_to_either_seat_or_a_spectator_holds_a_hidden_card_or_the_seed() -> None:
     ana, ben, race = await new_race()
     race_id = race["id"]

@@ -9,25 +9,28 @@ from typing import Any
 import pytest
 from django.contrib.auth.models import User
 from django.utils import timezone
-from web_support import an_illegal_move, engine_state, klondike
 
-from games import services
-from games.actors import Actor
+from games.core import errors
+from games.core.actors import Actor
 from games.models import Deal, Game, Move
+from games.solo import deals, history, owners, payloads, verdicts
+from games.solo import play as solo_play
+from games.solo import stats as solo_stats
+from tests.support.solo import an_illegal_move, apply_action, engine_state, klondike
 
 pytestmark = pytest.mark.django_db
 
 
-def first_move(snapshot: services.Snapshot) -> dict[str, Any]:
+def first_move(snapshot: payloads.Snapshot) -> dict[str, Any]:
     return snapshot.state.view()["moves"][0]
 
 
-def play(actor: Actor, game_id: int, move: dict[str, Any], **kwargs: Any) -> services.Snapshot:
-    return services.apply_action(game_id, actor, {"type": "move", "move": move}, **kwargs)
+def play(actor: Actor, game_id: int, move: dict[str, Any], **kwargs: Any) -> payloads.Snapshot:
+    return apply_action(game_id, actor, {"type": "move", "move": move}, **kwargs)
 
 
-def undo(actor: Actor, game_id: int, **kwargs: Any) -> services.Snapshot:
-    return services.apply_action(game_id, actor, {"type": "undo"}, **kwargs)
+def undo(actor: Actor, game_id: int, **kwargs: Any) -> payloads.Snapshot:
+    return apply_action(game_id, actor, {"type": "undo"}, **kwargs)
 
 
 # ------------------------------------------------------------------ deals
@@ -42,20 +45,20 @@ def test_a_deal_number_always_deals_the_same_cards(ana: Actor) -> None:
 
 
 def test_the_seed_is_keyed_by_the_deal_secret_not_the_secret_key(settings: Any) -> None:
-    key = services.canonical_json({"draw": 1})
-    seed = services.deal_seed("klondike", key, 42)
+    key = deals.canonical_json({"draw": 1})
+    seed = deals.deal_seed("klondike", key, 42)
     settings.SECRET_KEY = "another-secret-key"
-    assert services.deal_seed("klondike", key, 42) == seed
+    assert deals.deal_seed("klondike", key, 42) == seed
     settings.DEAL_SECRET = "another-deal-secret"
-    assert services.deal_seed("klondike", key, 42) != seed
+    assert deals.deal_seed("klondike", key, 42) != seed
 
 
 def test_the_seed_depends_on_game_options_and_number() -> None:
     seeds = {
-        services.deal_seed("klondike", services.canonical_json({"draw": 1}), 42),
-        services.deal_seed("klondike", services.canonical_json({"draw": 3}), 42),
-        services.deal_seed("klondike", services.canonical_json({"draw": 1}), 43),
-        services.deal_seed("josephine", services.canonical_json({}), 42),
+        deals.deal_seed("klondike", deals.canonical_json({"draw": 1}), 42),
+        deals.deal_seed("klondike", deals.canonical_json({"draw": 3}), 42),
+        deals.deal_seed("klondike", deals.canonical_json({"draw": 1}), 43),
+        deals.deal_seed("josephine", deals.canonical_json({}), 42),
     }
     assert len(seeds) == 4
     assert all(0 <= seed < 2**63 for seed in seeds)
@@ -64,10 +67,10 @@ def test_the_seed_depends_on_game_options_and_number() -> None:
 def test_a_stored_seed_survives_a_change_of_secret(ana: Actor, settings: Any) -> None:
     snapshot = klondike(ana, deal=42)
     play(ana, snapshot.game.pk, first_move(snapshot))
-    before = services.get_game_for(ana, snapshot.game.pk).state.to_position()
+    before = solo_play.get_game_for(ana, snapshot.game.pk).state.to_position()
     settings.DEAL_SECRET = "rotated"
-    services.line_cache.clear()
-    assert services.get_game_for(ana, snapshot.game.pk).state.to_position() == before
+    history.positions.clear()
+    assert solo_play.get_game_for(ana, snapshot.game.pk).state.to_position() == before
 
 
 def test_options_are_stored_as_the_engine_reads_them(ana: Actor) -> None:
@@ -91,15 +94,15 @@ def test_options_are_stored_as_the_engine_reads_them(ana: Actor) -> None:
     ],
 )
 def test_bad_new_games_are_refused(ana: Actor, game: str, options: Any, deal: Any, code: str) -> None:
-    with pytest.raises(services.BadRequest) as refused:
-        services.create_game(ana, game, options, deal)
+    with pytest.raises(errors.BadRequest) as refused:
+        solo_play.create_game(ana, game, options, deal)
     assert refused.value.code == code
     assert not Game.objects.exists()
 
 
 def test_every_single_player_game_can_be_dealt(ana: Actor) -> None:
-    for name in services.SINGLE_PLAYER_GAMES:
-        snapshot = services.create_game(ana, name, {}, 5)
+    for name in deals.SINGLE_PLAYER_GAMES:
+        snapshot = solo_play.create_game(ana, name, {}, 5)
         assert snapshot.game.deal.game == name
         assert snapshot.state.view()["game"] == name
 
@@ -120,7 +123,7 @@ def test_a_legal_move_appends_one_log_entry(ana: Actor) -> None:
 def test_an_illegal_move_is_refused_with_the_engines_reason(ana: Actor) -> None:
     snapshot = klondike(ana)
     move = an_illegal_move(snapshot.state)
-    with pytest.raises(services.Refused) as refused:
+    with pytest.raises(errors.Refused) as refused:
         play(ana, snapshot.game.pk, move)
     try:
         snapshot.state.apply(move)
@@ -143,7 +146,7 @@ def test_an_illegal_move_is_refused_with_the_engines_reason(ana: Actor) -> None:
 )
 def test_malformed_moves_are_bad_requests(ana: Actor, move: dict[str, Any]) -> None:
     snapshot = klondike(ana)
-    with pytest.raises(services.BadRequest):
+    with pytest.raises(errors.BadRequest):
         play(ana, snapshot.game.pk, move)
     assert not Move.objects.exists()
 
@@ -153,8 +156,8 @@ def test_malformed_moves_are_bad_requests(ana: Actor, move: dict[str, Any]) -> N
 )
 def test_malformed_actions_are_bad_requests(ana: Actor, action: dict[str, Any]) -> None:
     snapshot = klondike(ana)
-    with pytest.raises(services.BadRequest):
-        services.apply_action(snapshot.game.pk, ana, action)
+    with pytest.raises(errors.BadRequest):
+        apply_action(snapshot.game.pk, ana, action)
 
 
 def test_the_log_is_append_only(ana: Actor) -> None:
@@ -190,7 +193,7 @@ def test_undoing_an_undo_steps_back_further_and_never_redoes(ana: Actor) -> None
     two = play(ana, snapshot.game.pk, one.state.view()["moves"][0])
     assert undo(ana, snapshot.game.pk).state == one.state
     assert undo(ana, snapshot.game.pk).state == dealt
-    with pytest.raises(services.Refused) as refused:
+    with pytest.raises(errors.Refused) as refused:
         undo(ana, snapshot.game.pk)
     assert refused.value.code == "nothing_to_undo"
     assert two.game.version == 2
@@ -221,9 +224,9 @@ def test_a_repeated_client_id_is_applied_once_even_for_another_action(ana: Actor
 def test_a_stale_version_is_refused(ana: Actor) -> None:
     snapshot = klondike(ana)
     after = play(ana, snapshot.game.pk, first_move(snapshot), expected_version=0)
-    with pytest.raises(services.Refused) as refused:
+    with pytest.raises(errors.Refused) as refused:
         play(ana, snapshot.game.pk, after.state.view()["moves"][0], expected_version=0)
-    assert refused.value.code == "stale_version"
+    assert refused.value.code == "stale"
     assert refused.value.data == {"version": 1}
     assert Move.objects.count() == 1
 
@@ -231,7 +234,7 @@ def test_a_stale_version_is_refused(ana: Actor) -> None:
 @pytest.mark.parametrize("client_id", ["", "x" * 65, 1.5, True, ["m"]])
 def test_bad_client_ids_are_refused(ana: Actor, client_id: object) -> None:
     snapshot = klondike(ana)
-    with pytest.raises(services.BadRequest):
+    with pytest.raises(errors.BadRequest):
         play(ana, snapshot.game.pk, first_move(snapshot), client_id=client_id)
 
 
@@ -252,11 +255,11 @@ def test_the_replayed_log_equals_the_cached_state(
             else:
                 state = play(ana, game_id, state.view()["moves"][0]).state
     game = Game.objects.get(pk=game_id)
-    assert services.line_cache.get(game_id, game.version) is not None
-    assert services.current_line(game).state == state
-    assert services.replayed_line(game).state == state
-    services.line_cache.clear()
-    assert services.get_game_for(ana, game_id).state == state
+    assert history.positions.get(game_id, game.version) is not None
+    assert history.current_line(game).state == state
+    assert history.replayed_line(game).state == state
+    history.positions.clear()
+    assert solo_play.get_game_for(ana, game_id).state == state
 
 
 def test_a_cached_line_of_an_old_version_is_not_used(ana: Actor) -> None:
@@ -264,9 +267,9 @@ def test_a_cached_line_of_an_old_version_is_not_used(ana: Actor) -> None:
     game_id = snapshot.game.pk
     play(ana, game_id, first_move(snapshot))
     # As if another process moved on: the cache here still holds version 0.
-    services.line_cache.clear()
-    services.line_cache.put(game_id, 0, services.Line(snapshot.state))
-    assert services.get_game_for(ana, game_id).state == engine_state(snapshot).apply(first_move(snapshot))
+    history.positions.clear()
+    history.positions.put(game_id, 0, history.Position(snapshot.game, history.Line(snapshot.state)))
+    assert solo_play.get_game_for(ana, game_id).state == engine_state(snapshot).apply(first_move(snapshot))
 
 
 # ------------------------------------------------------------------ ownership
@@ -274,13 +277,13 @@ def test_a_cached_line_of_an_old_version_is_not_used(ana: Actor) -> None:
 
 def test_someone_elses_game_is_not_found(ana: Actor, ben: Actor) -> None:
     snapshot = klondike(ana)
-    with pytest.raises(services.NotFound):
-        services.get_game_for(ben, snapshot.game.pk)
-    with pytest.raises(services.NotFound):
+    with pytest.raises(errors.NotFound):
+        solo_play.get_game_for(ben, snapshot.game.pk)
+    with pytest.raises(errors.NotFound):
         play(ben, snapshot.game.pk, first_move(snapshot))
-    with pytest.raises(services.NotFound):
-        services.get_game_for(Actor(), snapshot.game.pk)
-    assert services.list_games_for(ben) == []
+    with pytest.raises(errors.NotFound):
+        solo_play.get_game_for(Actor(), snapshot.game.pk)
+    assert solo_play.list_games_for(ben).games == []
     assert not Move.objects.exists()
 
 
@@ -289,25 +292,25 @@ def test_a_users_games_are_theirs_and_not_their_sessions(ana: Actor) -> None:
     carla = Actor(user_id=user.pk, token=ana.token)
     snapshot = klondike(carla)
     assert snapshot.game.owner == user
-    with pytest.raises(services.NotFound):
-        services.get_game_for(ana, snapshot.game.pk)
-    assert services.list_games_for(carla) == [snapshot.game]
+    with pytest.raises(errors.NotFound):
+        solo_play.get_game_for(ana, snapshot.game.pk)
+    assert solo_play.list_games_for(carla).games == [snapshot.game]
 
 
 def test_anonymous_games_move_to_the_account(ana: Actor, ben: Actor) -> None:
     user = User.objects.create_user("dora", password="pw-dora-123")
     mine = klondike(ana)
     theirs = klondike(ben)
-    assert services.give_anonymous_games(ana.token, user.pk) == 1
+    assert owners.give_anonymous_games(ana.token, user.pk) == 1
     dora = Actor(user_id=user.pk)
-    assert [g.pk for g in services.list_games_for(dora)] == [mine.game.pk]
-    assert services.list_games_for(ana) == []
-    assert [g.pk for g in services.list_games_for(ben)] == [theirs.game.pk]
+    assert [g.pk for g in solo_play.list_games_for(dora).games] == [mine.game.pk]
+    assert solo_play.list_games_for(ana).games == []
+    assert [g.pk for g in solo_play.list_games_for(ben).games] == [theirs.game.pk]
 
 
 def test_games_are_listed_newest_first(ana: Actor) -> None:
     ids = [klondike(ana, deal=n).game.pk for n in (1, 2, 3)]
-    assert [g.pk for g in services.list_games_for(ana)] == ids[::-1]
+    assert [g.pk for g in solo_play.list_games_for(ana).games] == ids[::-1]
 
 
 # ------------------------------------------------------------------ elapsed time
@@ -323,7 +326,7 @@ def test_elapsed_time_counts_pauses_up_to_a_minute(ana: Actor, monkeypatch: Any)
     clock["now"] = start + timedelta(seconds=10 + 3600)
     after = play(ana, snapshot.game.pk, after.state.view()["moves"][0])
     assert after.game.elapsed == timedelta(seconds=10 + 60)
-    assert services.game_payload(after)["elapsed"] == 70
+    assert payloads.game_payload(after)["elapsed"] == 70
 
 
 # ------------------------------------------------------------------ auto-finish and hints
@@ -331,15 +334,15 @@ def test_elapsed_time_counts_pauses_up_to_a_minute(ana: Actor, monkeypatch: Any)
 
 def test_auto_finish_is_refused_while_cards_are_hidden(ana: Actor) -> None:
     snapshot = klondike(ana)
-    with pytest.raises(services.Refused) as refused:
-        services.apply_action(snapshot.game.pk, ana, {"type": "autofinish"})
+    with pytest.raises(errors.Refused) as refused:
+        apply_action(snapshot.game.pk, ana, {"type": "autofinish"})
     assert refused.value.code == "cannot_auto_finish"
     assert not Move.objects.exists()
 
 
 def test_a_hint_is_a_legal_move(ana: Actor) -> None:
     snapshot = klondike(ana)
-    hint = services.hint_for(ana, snapshot.game.pk)
+    hint = verdicts.hint_for(ana, snapshot.game.pk)
     assert hint is not None
     assert hint in snapshot.state.view()["moves"]
 
@@ -366,7 +369,7 @@ def test_statistics_count_wins_streaks_and_bests_per_variant(ana: Actor, ben: Ac
     _finished(ana, 7, won, score=100, seconds=100, draw=3)
     _finished(ben, 8, won, score=1, seconds=1)
 
-    stats = services.statistics_for(ana)
+    stats = solo_stats.statistics_for(ana)
     assert stats["overall"] == {
         "played": 6,
         "won": 5,
@@ -388,14 +391,14 @@ def test_a_game_left_unfinished_breaks_the_streak_only_once_another_finishes(ana
     _finished(ana, 1, won, score=1, seconds=1)
     in_play = klondike(ana, deal=2)
     play(ana, in_play.game.pk, first_move(in_play))
-    assert services.statistics_for(ana)["overall"]["current_streak"] == 1
+    assert solo_stats.statistics_for(ana)["overall"]["current_streak"] == 1
     _finished(ana, 3, won, score=1, seconds=1)
-    overall = services.statistics_for(ana)["overall"]
+    overall = solo_stats.statistics_for(ana)["overall"]
     assert (overall["current_streak"], overall["best_streak"], overall["played"]) == (1, 1, 3)
 
 
 def test_nobody_has_empty_statistics() -> None:
-    assert services.statistics_for(Actor()) == {
+    assert solo_stats.statistics_for(Actor()) == {
         "overall": {
             "played": 0,
             "won": 0,

@@ -10,19 +10,22 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from web_support import klondike
 
-from games import services
-from games.actors import Actor
+from games.core import errors
+from games.core.actors import Actor
 from games.models import Game, Move
+from games.solo import history, payloads, verdicts
+from games.solo import play as solo_play
+from games.solo import stats as solo_stats
 from solitaire.solver import solve
+from tests.support.solo import apply_action, klondike
 
 pytestmark = pytest.mark.django_db
 
 NODE_BUDGET = 5000
 
 
-def a_won_deal(actor: Actor) -> tuple[services.Snapshot, list[dict[str, Any]]]:
+def a_won_deal(actor: Actor) -> tuple[payloads.Snapshot, list[dict[str, Any]]]:
     """A draw-one Klondike deal with its winning line, whose end auto-finish can play."""
     for number in range(1, 40):
         snapshot = klondike(actor, deal=number)
@@ -40,16 +43,17 @@ def a_won_deal(actor: Actor) -> tuple[services.Snapshot, list[dict[str, Any]]]:
     raise AssertionError("no deal in range has a winning line that ends in an auto-finish")
 
 
+@pytest.mark.slow
 def test_a_known_winning_line_wins_and_settles_the_game(ana: Actor) -> None:
     snapshot, line = a_won_deal(ana)
     game_id = snapshot.game.pk
     for number, move in enumerate(line):
-        services.apply_action(game_id, ana, {"type": "move", "move": move}, client_id=f"w{number}")
-    before = services.get_game_for(ana, game_id)
+        apply_action(game_id, ana, {"type": "move", "move": move}, client_id=f"w{number}")
+    before = solo_play.get_game_for(ana, game_id)
     assert before.game.status == Game.Status.PLAYING
     assert before.state.view()["can_auto_finish"]
 
-    won = services.apply_action(game_id, ana, {"type": "autofinish"}, client_id="finish")
+    won = apply_action(game_id, ana, {"type": "autofinish"}, client_id="finish")
     assert won.game.status == Game.Status.WON
     assert won.game.finished is not None
     assert won.state.is_won
@@ -59,15 +63,15 @@ def test_a_known_winning_line_wins_and_settles_the_game(ana: Actor) -> None:
     assert Move.objects.filter(game_id=game_id, client_id="finish").count() == 1
 
     # Settled: no more moves, no undo, no hint; a repeat of the finish is only acknowledged.
-    with pytest.raises(services.Refused) as refused:
-        services.apply_action(game_id, ana, {"type": "undo"})
+    with pytest.raises(errors.Refused) as refused:
+        apply_action(game_id, ana, {"type": "undo"})
     assert refused.value.code == "game_over"
-    assert services.hint_for(ana, game_id) is None
-    repeat = services.apply_action(game_id, ana, {"type": "autofinish"}, client_id="finish")
+    assert verdicts.hint_for(ana, game_id) is None
+    repeat = apply_action(game_id, ana, {"type": "autofinish"}, client_id="finish")
     assert not repeat.applied and repeat.game.version == won.game.version
 
-    services.line_cache.clear()
-    assert services.get_game_for(ana, game_id).state.is_won
-    stats = services.statistics_for(ana)["overall"]
+    history.positions.clear()
+    assert solo_play.get_game_for(ana, game_id).state.is_won
+    stats = solo_stats.statistics_for(ana)["overall"]
     assert (stats["played"], stats["won"], stats["current_streak"]) == (1, 1, 1)
     assert stats["best_time"] == int(won.game.elapsed.total_seconds())

@@ -1,5 +1,5 @@
 """The socket of one race, /ws/races/<id>/[?token=<invite or watch token>]: a thin edge
-over games.race_services.
+over games.races' services (lobby, play, presence).
 
 On connect the server sends ``state`` (with ``seat``: 1, 2, or null for a spectator).
 After every change each socket receives ``state`` again, rendered here from the race at
@@ -8,7 +8,8 @@ from the change's own committed snapshot, the others on the group message). Arou
 each socket counts down by itself from the race's stored ``starts_at`` (so every socket,
 on any process, shows the same 3-2-1, and a reconnect mid-countdown picks it up), then
 sends ``start``. Presence changes of a seat arrive as ``presence``; the end as
-``finished``. The sender of a change also gets ``ack`` or ``error``.
+``finished``. The sender of a change also gets ``ack`` or ``error``; ``ping`` is
+answered ``pong`` by the socket base.
 
 This module decides nothing about races: the service checks, applies and announces.
 """
@@ -23,19 +24,20 @@ from urllib.parse import parse_qs
 
 from django.utils import timezone
 
-from games import race_services as races
-from games.actors import Actor, actor_for_scope
-from games.race_models import Race, race_group
-from games.services import NotFound, ServiceError
-from games.sockets import JsonSocket, in_thread, message_id_of
+from games.core.actors import Actor, actor_for_scope
+from games.core.errors import NotFound, ServiceError
+from games.core.sockets import JsonSocket, in_thread, message_id_of
+from games.models import Race, race_group
+from games.races import lobby, play, presence, records
+from games.races.payloads import state_message
 
 CLOSE_NOT_FOUND = 4404  # no such race, or the caller may not see it (the two look alike)
 
 
-def _state_message(actor: Actor, race_id: int, token: str | None) -> dict[str, Any]:
+def _read(actor: Actor, race_id: int, token: str | None) -> dict[str, Any]:
     """The ``state`` message of the race as ``actor`` may see it (raises NotFound)."""
-    snapshot, seat = races.get_race_for(actor, race_id, token)
-    return {"type": "state", **races.race_payload(snapshot, seat, token=token)}
+    snapshot, seat = records.get_race_for(actor, race_id, token)
+    return state_message(snapshot, seat, token=token)
 
 
 def _change(
@@ -45,14 +47,14 @@ def _change(
     race as it is). The snapshot is the committed race, so the sender's socket needs no
     second read of it: rendering it here saves a thread hop and two queries a move."""
     if kind == "move":
-        snapshot = races.play_move(actor, race_id, content.get("move"), content.get("id"))
+        snapshot = play.play_move(actor, race_id, play.parse_move(content.get("move")), content.get("id"))
     elif kind == "ready":
-        snapshot = races.set_ready(actor, race_id)
+        snapshot = lobby.set_ready(actor, race_id)
     elif kind == "resign":
-        snapshot = races.resign(actor, race_id)
+        snapshot = play.resign(actor, race_id)
     else:
-        snapshot = races.offer_end(actor, race_id)
-    return {"type": "state", **races.race_payload(snapshot, snapshot.seat_of(actor), token=token)}
+        snapshot = play.offer_end(actor, race_id)
+    return state_message(snapshot, snapshot.seat_of(actor), token=token)
 
 
 CHANGES = ("move", "ready", "resign", "offer_end")
@@ -83,7 +85,7 @@ class RaceConsumer(JsonSocket):
         # Join before reading, so that no change can slip between the read and the join.
         await self.channel_layer.group_add(self.group, self.channel_name)
         try:
-            await in_thread(races.get_race_for)(self.actor, self.race_id, self.token)
+            await in_thread(records.get_race_for)(self.actor, self.race_id, self.token)
         except NotFound:
             await self.channel_layer.group_discard(self.group, self.channel_name)
             # Accept first: a close before accepting reaches the browser without its code.
@@ -93,9 +95,9 @@ class RaceConsumer(JsonSocket):
         await self.accept()
         self.recorded = True
         # Record the socket first, so the state sent next already shows this player here.
-        await in_thread(races.socket_opened)(self.actor, self.race_id, self.channel_name)
+        await in_thread(presence.socket_opened)(self.actor, self.race_id, self.channel_name)
         self.tasks.append(asyncio.ensure_future(self._keep_presence()))
-        await self._send_current(force=True)
+        await self.send_current(force=True)
 
     async def disconnect(self, code: int) -> None:
         for task in self.tasks:
@@ -104,28 +106,28 @@ class RaceConsumer(JsonSocket):
         if self.recorded:
             self.recorded = False
             with contextlib.suppress(NotFound):
-                await in_thread(races.socket_closed)(self.race_id, self.channel_name)
+                await in_thread(presence.socket_closed)(self.race_id, self.channel_name)
 
     async def receive_json(self, content: dict[str, Any], **kwargs: Any) -> None:
         kind = content.get("type")
         message_id = message_id_of(content)
         if kind == "sync":
-            await self._send_current(force=True)
+            await self.send_current(force=True)
             return
         if kind not in CHANGES:
-            await self._send_error(
+            await self.send_error(
                 message_id,
-                "the type must be ready, move, resign, offer_end or sync",
+                "the type must be ready, move, resign, offer_end, sync or ping",
                 "bad_request",
             )
             return
         if kind == "move" and message_id is None:
-            await self._send_error(None, "a move needs an id", "bad_request")
+            await self.send_error(None, "a move needs an id", "bad_request")
             return
         try:
             state = await in_thread(_change)(self.actor, self.race_id, kind, content, self.token)
         except ServiceError as error:
-            await self._send_error(message_id, error.message, error.code, **error.data)
+            await self.send_refusal(message_id, error)
             return
         await self.send_json({"type": "ack", "id": message_id, "version": state["version"]})
         # The sender's state comes straight from its own change (a repeat's too, which no
@@ -146,15 +148,15 @@ class RaceConsumer(JsonSocket):
         await self.send_json({"type": "presence", "seat": event["seat"], "connected": event["connected"]})
         # An opponent leaving often follows the race's end; make sure this socket has it,
         # even if the "changed" message was lost on the way.
-        await self._send_current()
+        await self.send_current()
 
     # ------------------------------------------------------------ sending
 
-    async def _send_current(self, *, force: bool = False) -> int | None:
+    async def send_current(self, *, force: bool = False) -> int | None:
         """Read the race and send it if it is newer; returns the version read (None when
         the race is gone for this socket, which is then closed)."""
         try:
-            state = await in_thread(_state_message)(self.actor, self.race_id, self.token)
+            state = await in_thread(_read)(self.actor, self.race_id, self.token)
         except NotFound:
             await self.close(code=CLOSE_NOT_FOUND)
             return None
@@ -187,8 +189,8 @@ class RaceConsumer(JsonSocket):
     async def _count_down(self, starts_at_text: str) -> None:
         """3, 2, 1 on the seconds before ``starts_at``, then ``start``; then open play."""
         starts_at = datetime.fromisoformat(starts_at_text)
-        tick = races.tick_seconds()
-        for remaining in range(races.countdown_ticks(), 0, -1):
+        tick = records.tick_seconds()
+        for remaining in range(records.countdown_ticks(), 0, -1):
             delay = (starts_at - timedelta(seconds=remaining * tick) - timezone.now()).total_seconds()
             if delay <= -tick:
                 continue  # this tick went by before we connected
@@ -200,9 +202,9 @@ class RaceConsumer(JsonSocket):
             await asyncio.sleep(delay)
         await self.send_json({"type": "start", "starts_at": starts_at_text})
         # Every socket asks; the first one opens play and the rest find it open.
-        await in_thread(races.begin)(self.race_id)
+        await in_thread(lobby.begin)(self.race_id)
 
     async def _keep_presence(self) -> None:
         while True:
-            await asyncio.sleep(races.PRESENCE_REFRESH.total_seconds())
-            await in_thread(races.socket_seen)(self.channel_name)
+            await asyncio.sleep(presence.PRESENCE_REFRESH.total_seconds())
+            await in_thread(presence.socket_seen)(self.channel_name)

@@ -9,6 +9,8 @@ import logging
 from asgiref.sync import sync_to_async
 from channels.layers import get_channel_layer
 from django.db import connection
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.views.decorators.http import require_GET
 
 TIMEOUT_SECONDS = 3.0
 logger = logging.getLogger(__name__)
@@ -55,3 +57,11 @@ async def check_health() -> dict[str, str]:
         logger.warning("health check: channel_layer failed", exc_info=True)
         checks["channel_layer"] = f"error: {type(error).__name__}"
     return checks
+
+
+@require_GET
+async def healthz(request: HttpRequest) -> HttpResponse:
+    """GET /healthz: 200 when the database and the channel layer answer, else 503."""
+    checks = await check_health()
+    healthy = all(result == "ok" for result in checks.values())
+    return JsonResponse({"status": "ok" if healthy else "error", **checks}, status=200 if healthy else 503)

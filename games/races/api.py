@@ -1,5 +1,5 @@
 """The races' JSON API: thin views that decode a request, call one race service and
-answer JSON, in the same style (and with the same error answers) as games.api.
+answer JSON, with the same error answers as the single-player API (games.core.http).
 
 Play itself (ready, moves, resigning, offering to stop) goes over the race's socket;
 HTTP creates, joins, shows, rematches and replays. These views know nothing of rules.
@@ -11,9 +11,9 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.views.decorators.csrf import ensure_csrf_cookie
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from games import race_services as races
-from games.actors import actor_for_request
-from games.api import _body, answers_json
+from games.core.actors import actor_for_request
+from games.core.http import answers_json, json_body
+from games.races import lobby, payloads, records
 
 
 def _token(request: HttpRequest) -> str | None:
@@ -27,12 +27,12 @@ def _token(request: HttpRequest) -> str | None:
 def race_list(request: HttpRequest) -> HttpResponse:
     """GET: the caller's races, newest first. POST ``{"options", "name"}``: a new race."""
     if request.method == "GET":
-        return JsonResponse({"races": races.races_for(actor_for_request(request))})
-    body = _body(request)
-    snapshot = races.create_race(
+        return JsonResponse({"races": lobby.races_for(actor_for_request(request))})
+    body = json_body(request)
+    snapshot = lobby.create_race(
         actor_for_request(request, create=True), body.get("options"), body.get("name")
     )
-    response = JsonResponse(races.race_payload(snapshot, 1), status=201)
+    response = JsonResponse(payloads.race_payload(snapshot, 1), status=201)
     response["Location"] = f"/api/races/{snapshot.race.pk}"
     return response
 
@@ -43,19 +43,19 @@ def race_list(request: HttpRequest) -> HttpResponse:
 def race_detail(request: HttpRequest, race_id: int) -> HttpResponse:
     """The race as the caller may see it: a player's own view, or a spectator's."""
     token = _token(request)
-    snapshot, seat = races.get_race_for(actor_for_request(request), race_id, token)
-    return JsonResponse(races.race_payload(snapshot, seat, token=token))
+    snapshot, seat = records.get_race_for(actor_for_request(request), race_id, token)
+    return JsonResponse(payloads.race_payload(snapshot, seat, token=token))
 
 
 @require_POST
 @answers_json
 def join(request: HttpRequest, race_id: int) -> HttpResponse:
     """Body ``{"token": <from the invite link>, "name": "Ben"}``: take seat 2."""
-    body = _body(request)
-    snapshot = races.join_race(
+    body = json_body(request)
+    snapshot = lobby.join_race(
         actor_for_request(request, create=True), race_id, body.get("token"), body.get("name")
     )
-    return JsonResponse(races.race_payload(snapshot, 2))
+    return JsonResponse(payloads.race_payload(snapshot, 2))
 
 
 @require_POST
@@ -63,12 +63,12 @@ def join(request: HttpRequest, race_id: int) -> HttpResponse:
 def rematch(request: HttpRequest, race_id: int) -> HttpResponse:
     """A new race for the same two players; both get the same one."""
     actor = actor_for_request(request)
-    snapshot = races.rematch(actor, race_id)
-    return JsonResponse(races.race_payload(snapshot, snapshot.seat_of(actor)), status=200)
+    snapshot = lobby.rematch(actor, race_id)
+    return JsonResponse(payloads.race_payload(snapshot, snapshot.seat_of(actor)), status=200)
 
 
 @require_GET
 @answers_json
 def replay(request: HttpRequest, race_id: int) -> HttpResponse:
     """A finished race move by move, with its seed."""
-    return JsonResponse(races.replay_for(actor_for_request(request), race_id, _token(request)))
+    return JsonResponse(payloads.replay_for(actor_for_request(request), race_id, _token(request)))

@@ -1,8 +1,5 @@
-"""The HTML pages: thin views that hand templates what the scripts in static/ need.
-
-The play page embeds the game exactly as the API describes it (the engine's view,
-never more), so the table is drawn at once and the socket only brings changes. These
-views decide nothing about games; games.services does.
+"""The site-wide pages: home and the "How to play" guides. Thin views that hand the
+templates what the scripts in static/ need; they decide nothing about games.
 """
 
 from __future__ import annotations
@@ -12,8 +9,6 @@ from django.shortcuts import render
 from django.views.decorators.csrf import ensure_csrf_cookie
 
 import solitaire
-from games import services
-from games.actors import actor_for_request
 
 GAME_TITLES = {
     "klondike": "Klondike",
@@ -28,7 +23,8 @@ GUIDES = ("klondike", "josephine", "casket", "double")
 EXAMPLE_SEED = 20240601
 
 
-def _title(game: str, options: dict[str, object]) -> str:
+def game_title(game: str, options: dict[str, object]) -> str:
+    """A game's title with the options that tell its variants apart."""
     title = GAME_TITLES.get(game, game.title())
     if game == "klondike":
         title += f", draw {options.get('draw', 3)}"
@@ -40,24 +36,6 @@ def _title(game: str, options: dict[str, object]) -> str:
 @ensure_csrf_cookie
 def home(request: HttpRequest) -> HttpResponse:
     return render(request, "home.html", {"guides": [(g, GAME_TITLES[g]) for g in GUIDES]})
-
-
-@ensure_csrf_cookie
-def play(request: HttpRequest, game_id: int) -> HttpResponse:
-    try:
-        snapshot = services.get_game_for(actor_for_request(request), game_id)
-    except services.NotFound:
-        raise Http404("There is no such game here, or it belongs to someone else.") from None
-    payload = services.game_payload(snapshot)
-    return render(
-        request,
-        "play.html",
-        {
-            "game": payload,
-            "title": _title(payload["game"], payload["options"]),
-            "title_short": GAME_TITLES.get(payload["game"], payload["game"]),
-        },
-    )
 
 
 def how_to_play(request: HttpRequest, game: str) -> HttpResponse:

@@ -1,8 +1,11 @@
-"""What every game socket shares: decoding messages, refusing bad ones, thread hops.
+"""What every game socket shares: decoding messages, refusing bad ones, the heartbeat,
+thread hops and catching up with an announced version.
 
 The single-player and race consumers both take JSON text messages of bounded size and
 answer anything malformed with an ``error`` message, leaving the connection and the
-game as they were. This module knows nothing of games or races.
+game as they were. ``{"type": "ping"}`` is answered ``{"type": "pong"}`` here, so a
+page can tell a dead socket from a quiet one. This module knows nothing of games or
+races.
 """
 
 from __future__ import annotations
@@ -15,6 +18,8 @@ from typing import Any, TypeVar
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
+
+from games.core.errors import ServiceError
 
 MAX_MESSAGE_BYTES = 4096
 # A group message announces a committed version; should a read still come back older
@@ -32,7 +37,8 @@ def in_thread(function: Callable[..., T]) -> Callable[..., Any]:
     Not thread-sensitive: each call is one self-contained transaction, so any pool
     thread will do, and sockets of different games do not queue behind one thread.
     """
-    return database_sync_to_async(function, thread_sensitive=False)
+    hopping: Callable[..., Any] = database_sync_to_async(function, thread_sensitive=False)
+    return hopping
 
 
 def message_id_of(content: dict[str, Any]) -> str | int | None:
@@ -43,34 +49,41 @@ def message_id_of(content: dict[str, Any]) -> str | int | None:
     return message_id
 
 
-class JsonSocket(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
+class JsonSocket(AsyncJsonWebsocketConsumer):
     """A consumer of JSON objects sent as text, each at most ``MAX_MESSAGE_BYTES``."""
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         if text_data is None:
-            await self._send_error(None, "send JSON as text messages", "bad_request")
+            await self.send_error(None, "send JSON as text messages", "bad_request")
             return
         if len(text_data.encode("utf-8")) > MAX_MESSAGE_BYTES:
-            await self._send_error(None, f"a message may be at most {MAX_MESSAGE_BYTES} bytes", "too_large")
+            await self.send_error(None, f"a message may be at most {MAX_MESSAGE_BYTES} bytes", "too_large")
             return
         try:
             content = json.loads(text_data)
-        except ValueError:
-            await self._send_error(None, "a message must be valid JSON", "bad_request")
+        except (ValueError, RecursionError):
+            await self.send_error(None, "a message must be valid JSON", "bad_request")
             return
         if not isinstance(content, dict):
-            await self._send_error(None, "a message must be a JSON object", "bad_request")
+            await self.send_error(None, "a message must be a JSON object", "bad_request")
+            return
+        if content.get("type") == "ping":
+            await self.send_json({"type": "pong"})
             return
         await self.receive_json(content)
 
-    async def _send_error(self, message_id: str | int | None, error: str, code: str, **data: Any) -> None:
-        await self.send_json({"type": "error", "id": message_id, "error": error, "code": code, **data})
+    async def send_error(self, message_id: str | int | None, error: str, code: str, **data: Any) -> None:
+        """``{"type": "error", "id", "code", "error", "data"}``: the sender's request was refused."""
+        await self.send_json({"type": "error", "id": message_id, "error": error, "code": code, "data": data})
+
+    async def send_refusal(self, message_id: str | int | None, error: ServiceError) -> None:
+        await self.send_error(message_id, error.message, error.code, **error.data)
 
     # The consumer keeps ``sent_version`` and reads and sends its state with
-    # ``_send_current`` (returning the version read, or None once the socket is closed).
+    # ``send_current`` (returning the version read, or None once the socket is closed).
     sent_version: int
 
-    async def _send_current(self, *, force: bool = False) -> int | None:
+    async def send_current(self, *, force: bool = False) -> int | None:
         raise NotImplementedError
 
     async def catch_up(self, version: int, what: str) -> None:
@@ -82,7 +95,7 @@ class JsonSocket(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
         for pause in CATCH_UP_PAUSES:
             if version <= self.sent_version:
                 return
-            read = await self._send_current()
+            read = await self.send_current()
             if read is None or read >= version:
                 return
             await asyncio.sleep(pause)

@@ -1,10 +1,12 @@
-"""The socket of one game, /ws/games/<id>/: a thin edge over games.services.
+"""The socket of one game, /ws/games/<id>/: a thin edge over games.solo.play.
 
 On connect the owner gets ``state``; after every change, every socket of the game gets
-``state`` again, rendered here from the game at its new version (the sender's socket
-from the change's own committed snapshot, the others on the group message). The sender
-of a change also gets ``ack`` (or ``error``) first. Messages are at most
-MAX_MESSAGE_BYTES of JSON text.
+``state`` again (the sender's socket from the change's own committed snapshot, the
+others on the group message). The sender of a change also gets ``ack`` (or ``error``)
+first. ``ping`` is answered ``pong`` by the socket base. A tab whose game moved to an
+account (its browser signed in elsewhere) gets an ``error`` with code
+``ownership_moved``; a deleted game closes its sockets with 4404.
+
 This module decides nothing about games: the service checks, applies and announces.
 """
 
@@ -12,32 +14,28 @@ from __future__ import annotations
 
 from typing import Any
 
-from games import services
-from games.actors import Actor, actor_for_scope
-from games.services import NotFound, ServiceError, Snapshot, game_payload
-from games.sockets import JsonSocket, in_thread, message_id_of
+from games.core.actors import Actor, actor_for_scope
+from games.core.errors import NotFound, ServiceError
+from games.core.sockets import JsonSocket, in_thread, message_id_of
+from games.models import game_group
+from games.solo import play
+from games.solo.actions import KINDS, parse_change
+from games.solo.payloads import state_message
 
 CLOSE_NOT_FOUND = 4404  # no such game, or not the caller's (the two look alike)
-CHANGES = ("move", "undo", "autofinish")
 
 
-def _state_message(actor: Actor, game_id: int) -> dict[str, Any]:
+def _read(actor: Actor, game_id: int) -> dict[str, Any]:
     """The ``state`` message of a game as ``actor`` may see it (raises NotFound)."""
-    return _as_state_message(services.get_game_for(actor, game_id))
-
-
-def _as_state_message(snapshot: Snapshot) -> dict[str, Any]:
-    return {"type": "state", **game_payload(snapshot)}
+    return state_message(play.get_game_for(actor, game_id))
 
 
 def _apply(actor: Actor, game_id: int, content: dict[str, Any], message_id: str | int) -> dict[str, Any]:
     """Apply a change; returns the state message of the game after it (or, for a repeat,
     of the game as it is). The snapshot is the committed game, so this socket needs no
     second read: rendering it here saves a thread hop, a query and a view per move."""
-    snapshot = services.apply_action(
-        game_id, actor, content, client_id=message_id, expected_version=content.get("version")
-    )
-    return _as_state_message(snapshot)
+    change = parse_change(content.get("type"), content.get("move"), message_id, content.get("version"))
+    return state_message(play.apply_change(actor, game_id, change))
 
 
 class GameConsumer(JsonSocket):
@@ -48,13 +46,13 @@ class GameConsumer(JsonSocket):
 
     async def connect(self) -> None:
         self.game_id = self.scope["url_route"]["kwargs"]["game_id"]
-        self.group = f"game.{self.game_id}"
+        self.group = game_group(self.game_id)
         self.sent_version = -1
         self.actor = await in_thread(actor_for_scope)(self.scope)
         # Join before reading, so that no change can slip between the read and the join.
         await self.channel_layer.group_add(self.group, self.channel_name)
         try:
-            state = await in_thread(_state_message)(self.actor, self.game_id)
+            state = await in_thread(_read)(self.actor, self.game_id)
         except NotFound:
             await self.channel_layer.group_discard(self.group, self.channel_name)
             # Accept first: a close before accepting reaches the browser without its code.
@@ -71,20 +69,20 @@ class GameConsumer(JsonSocket):
         kind = content.get("type")
         message_id = message_id_of(content)
         if kind == "sync":
-            await self._send_current(force=True)
+            await self.send_current(force=True)
             return
-        if kind not in CHANGES:
-            await self._send_error(
-                message_id, "the type must be move, undo, autofinish or sync", "bad_request"
+        if kind not in KINDS:
+            await self.send_error(
+                message_id, "the type must be move, undo, redo, autofinish, sync or ping", "bad_request"
             )
             return
         if message_id is None:
-            await self._send_error(None, "a change needs an id", "bad_request")
+            await self.send_error(None, "a change needs an id", "bad_request")
             return
         try:
             state = await in_thread(_apply)(self.actor, self.game_id, content, message_id)
         except ServiceError as error:
-            await self._send_error(message_id, error.message, error.code, **error.data)
+            await self.send_refusal(message_id, error)
             return
         await self.send_json({"type": "ack", "id": message_id, "version": state["version"]})
         # The sender's state comes straight from its own change (a repeat's too, which no
@@ -93,20 +91,28 @@ class GameConsumer(JsonSocket):
             await self._send_state(state)
 
     async def game_changed(self, event: dict[str, Any]) -> None:
-        """The group message a committed change sends: ``{"version": n}``.
-
-        It is this socket's only word of version n, so a read that comes back older than
-        n (a reader behind the writer) is tried again for a little while."""
+        """The group message a committed change sends: ``{"version": n}``."""
         await self.catch_up(event["version"], f"game {self.game_id}")
 
-    async def _send_current(self, *, force: bool = False) -> int | None:
+    async def game_moved(self, event: dict[str, Any]) -> None:
+        """The game moved to an account: read it again (a stale anonymous tab is told)."""
+        await self.send_current()
+
+    async def game_deleted(self, event: dict[str, Any]) -> None:
+        """The game was deleted (from another tab): nothing is left to show."""
+        await self.close(code=CLOSE_NOT_FOUND)
+
+    async def send_current(self, *, force: bool = False) -> int | None:
         """Read the game and send it if it is newer; returns the version read (None when
-        the game is gone for this socket, which is then closed)."""
+        the game is gone for this socket)."""
         try:
-            state = await in_thread(_state_message)(self.actor, self.game_id)
-        except NotFound:
-            # The game left this session (its player logged in elsewhere in this browser).
-            await self.close(code=CLOSE_NOT_FOUND)
+            state = await in_thread(_read)(self.actor, self.game_id)
+        except NotFound as error:
+            if error.code == "ownership_moved":
+                # The page offers a reload; the socket stays open for it to say so.
+                await self.send_refusal(None, error)
+            else:
+                await self.close(code=CLOSE_NOT_FOUND)
             return None
         if force or state["version"] > self.sent_version:
             await self._send_state(state)

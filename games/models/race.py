@@ -4,7 +4,7 @@ and the sockets connected to it.
 As with single games, a race's position is never stored: it is the deal (or the
 starting position) replayed through the move log, so RaceMove rows are never changed
 or deleted. This module knows nothing of HTTP, sockets or the rules engine;
-games.race_services is the only code that writes races.
+games.races is the only code that writes races.
 """
 
 from __future__ import annotations

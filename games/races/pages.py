@@ -4,7 +4,7 @@ replay of a finished race.
 
 Each page embeds the race exactly as the API describes it to this visitor (the
 engine's view for their seat, never more), so the table is drawn at once and the
-socket only brings changes. These views decide nothing: games.race_services does.
+socket only brings changes. These views decide nothing: games.races' services do.
 """
 
 from __future__ import annotations
@@ -16,9 +16,9 @@ from django.shortcuts import render
 from django.views.decorators.csrf import ensure_csrf_cookie
 from django.views.decorators.http import require_GET
 
-from games import race_services as races
-from games.actors import actor_for_request
-from games.services import NotFound
+from games.core.actors import actor_for_request
+from games.core.errors import NotFound
+from games.races import payloads, records
 
 
 def _page(
@@ -28,13 +28,13 @@ def _page(
     # knows who they are when they take the seat.
     actor = actor_for_request(request, create=create)
     try:
-        snapshot, seat = races.get_race_for(actor, race_id, token)
+        snapshot, seat = records.get_race_for(actor, race_id, token)
     except NotFound:
         raise Http404("There is no such race, or this link is not right.") from None
     if mode == "invite" and seat is None and 2 in snapshot.seats:
         mode = "watch"  # the seat is taken: the link still lets its holder watch
     context: dict[str, Any] = {
-        "race": races.race_payload(snapshot, seat, token=token),
+        "race": payloads.race_payload(snapshot, seat, token=token),
         "page": {"mode": mode, "token": token, "logged_in": request.user.is_authenticated},
     }
     return render(request, "race/race.html", context)

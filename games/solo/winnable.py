@@ -8,7 +8,7 @@ depend much on how busy the machine is. A search is pure CPU work, so only a few
 once in a process (``solver_slot``); the rest are told to try again.
 
 This module knows the engine and nothing of the database, HTTP or sockets:
-games.services gives it positions and stores what it proves.
+games.solo.verdicts and games.solo.deals give it positions and keep what it proves.
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import solitaire
-from solitaire.solver import solve
+from games.core.errors import Unavailable
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,23 +48,25 @@ RANDOM_DEALS = 1_000_000_000
 _slots = threading.BoundedSemaphore(SOLVER_SLOTS)
 
 
-class SolverBusy(Exception):
-    """Every solver slot of this process is taken."""
-
-
 @contextmanager
 def solver_slot() -> Iterator[None]:
     """Hold one of the process's solver slots for a search.
 
-    :raises SolverBusy: at once, when they are all taken: a player should not queue
-        behind other players' searches for seconds.
+    :raises Unavailable: ``solver_busy`` at once, when they are all taken: a player
+        should not queue behind other players' searches for seconds.
     """
     if not _slots.acquire(blocking=False):
-        raise SolverBusy("the solver is busy with other players' deals")
+        raise Unavailable(
+            "the solver is busy with other players' deals; try again in a moment", "solver_busy"
+        )
     try:
         yield
     finally:
         _slots.release()
+
+
+def no_winnable_deal() -> Unavailable:
+    return Unavailable("no winnable deal was found in time; try again, or deal any game", "no_winnable_deal")
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,7 +95,9 @@ class Verdict:
 def judge(state: solitaire.State, budget: Budget) -> Verdict:
     """Solve ``state`` within ``budget``. Time is this thread's CPU time, so a search is
     not cut short because other threads or processes had the core meanwhile."""
-    result = solve(state, timeout=budget.timeout, max_nodes=budget.max_nodes, clock=time.thread_time)
+    result = solitaire.solve(
+        state, timeout=budget.timeout, max_nodes=budget.max_nodes, clock=time.thread_time
+    )
     moves = [move.to_dict() for move in result.moves] if result.solved else []
     return Verdict(result.status, moves, result.nodes, round(result.seconds, 3))
 

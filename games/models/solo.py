@@ -1,8 +1,8 @@
-"""What is stored: deals, games and each game's append-only move log.
+"""What is stored about single-player games: deals, games and each game's append-only log.
 
 A game's position is never stored. It is the deal replayed through the log, which is
 why Move rows are never changed or deleted. This module knows nothing of HTTP,
-sockets or the rules engine; games.services is the only code that writes games.
+sockets or the rules engine; games.solo is the only code that writes games.
 """
 
 from __future__ import annotations
@@ -92,11 +92,16 @@ class Game(models.Model):
     @property
     def group_name(self) -> str:
         """The channel-layer group of everyone watching this game."""
-        return f"game.{self.pk}"
+        return game_group(self.pk)
+
+
+def game_group(game_id: int) -> str:
+    return f"game.{game_id}"
 
 
 class Move(models.Model):
-    """One entry of a game's log: a move ``{"from", "to", "count"}`` or ``{"undo": true}``.
+    """One entry of a game's log: a move ``{"from", "to", "count"}``, ``{"undo": true}``
+    or ``{"redo": true}``.
 
     Append-only: saving an existing row or deleting one raises.
     """
@@ -126,10 +131,6 @@ class Move(models.Model):
     def __str__(self) -> str:
         return f"game {self.game_id} #{self.seq}: {self.move}"
 
-    @property
-    def is_undo(self) -> bool:
-        return bool(self.move.get("undo"))
-
     def save(self, *args: Any, **kwargs: Any) -> None:
         if not self._state.adding:
             raise ValueError("the move log is append-only: a Move is never changed")
@@ -137,7 +138,3 @@ class Move(models.Model):
 
     def delete(self, *args: Any, **kwargs: Any) -> tuple[int, dict[str, int]]:
         raise ValueError("the move log is append-only: a Move is never deleted")
-
-
-# The race models live in their own module (issue 4); importing them here registers them.
-from games.race_models import Race, RaceConnection, RaceMove, RaceSeat  # noqa: E402, F401

@@ -1,12 +1,13 @@
 """URLs of the races: the JSON API (/api/races...), the pages (/races/...) and the
-race socket (/ws/races/<id>/, mounted by config.asgi)."""
+race socket (/ws/races/<id>/, mounted by games.routing)."""
 
 from __future__ import annotations
 
 from django.urls import path
 
-from games import race_api, race_pages
-from games.race_consumers import RaceConsumer
+from games.races import api as race_api
+from games.races import pages as race_pages
+from games.races.consumer import RaceConsumer
 
 urlpatterns = [
     path("api/races", race_api.race_list, name="api-races"),

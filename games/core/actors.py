@@ -26,10 +26,6 @@ class Actor:
     token: str | None = None
 
     @property
-    def is_anonymous(self) -> bool:
-        return self.user_id is None
-
-    @property
     def is_nobody(self) -> bool:
         """Neither logged in nor holding a token: owns nothing and can create nothing."""
         return self.user_id is None and not self.token

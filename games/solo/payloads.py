@@ -1,0 +1,74 @@
+"""The game as the API, the pages and the sockets describe it.
+
+Card data is only ever the engine's ``view()``: face-down and stock cards never leave
+the server. Knows the engine's state and the models; decides nothing.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import solitaire
+from games.models import Game
+from games.solo.history import Line
+
+
+@dataclass(frozen=True, slots=True)
+class Snapshot:
+    """A committed game row and its line at ``game.version``.
+
+    ``applied`` is False when the change was a repeat of one already applied.
+    """
+
+    game: Game
+    line: Line
+    applied: bool = True
+
+    @property
+    def state(self) -> solitaire.State:
+        return self.line.state
+
+
+def game_summary(game: Game) -> dict[str, Any]:
+    """The game as the API lists it: everything but the engine's view."""
+    return {
+        "id": game.pk,
+        "url": f"/play/{game.pk}/",
+        "game": game.deal.game,
+        "options": game.deal.options,
+        "deal": game.deal.number,
+        "version": game.version,
+        "status": game.status,
+        "score": game.score,
+        "elapsed": int(game.elapsed.total_seconds()),
+        "moves_made": game.moves_made,
+        # The solver found a win from this deal (when it was dealt as winnable, or once a
+        # finished game of the deal asked). Never False before the game ends: a proof
+        # that a deal cannot be won is only told by "was this winnable?".
+        "winnable": game.deal.winnable is True,
+        "created": game.created.isoformat(),
+        "updated": game.updated.isoformat(),
+    }
+
+
+def settled(game: Game) -> bool:
+    """A won or abandoned game is settled: nothing may change it any more."""
+    return game.status in (Game.Status.WON, Game.Status.ABANDONED)
+
+
+def game_payload(snapshot: Snapshot) -> dict[str, Any]:
+    """The game with the engine's view (``state``) and what the table needs to offer:
+    the game's description, the safe foundation moves, and whether undo and redo can go."""
+    game, line = snapshot.game, snapshot.line
+    return {
+        **game_summary(game),
+        "state": line.state.view(),
+        "can_undo": line.can_undo and not settled(game),
+        "can_redo": line.can_redo and not settled(game),
+    }
+
+
+def state_message(snapshot: Snapshot) -> dict[str, Any]:
+    """The socket's ``state`` message."""
+    return {"type": "state", **game_payload(snapshot)}

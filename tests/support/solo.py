@@ -1,0 +1,49 @@
+"""Single-player helpers: deal through the real services, and apply a change given as
+a client would send it (parsed at the edge, as the API and the socket do)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import solitaire
+from games.core.actors import Actor
+from games.solo import play
+from games.solo.actions import parse_change
+from games.solo.payloads import Snapshot
+
+
+def klondike(actor: Actor, deal: int = 7, **options: Any) -> Snapshot:
+    """A Klondike game, draw one unless told otherwise, dealt through the service."""
+    return play.create_game(actor, "klondike", {"draw": 1, **options}, deal)
+
+
+def apply_action(
+    game_id: int,
+    actor: Actor,
+    action: dict[str, Any],
+    client_id: object = None,
+    expected_version: object = None,
+) -> Snapshot:
+    """``{"type": "move", "move": {...}}`` (or undo, redo, autofinish) as a client sends it."""
+    change = parse_change(action.get("type"), action.get("move"), client_id, expected_version)
+    return play.apply_change(actor, game_id, change)
+
+
+def engine_state(snapshot: Snapshot) -> solitaire.State:
+    """The same deal dealt straight by the engine, for comparison."""
+    deal = snapshot.game.deal
+    return solitaire.new_game(deal.game, seed=deal.seed, **deal.options)
+
+
+def an_illegal_move(state: solitaire.State) -> dict[str, Any]:
+    """A move between real piles that the engine refuses here."""
+    legal = {(m.source, m.target, m.count) for m in state.legal_moves()}
+    piles = [p for p in state.view()["piles"] if p != "stock"]
+    for source in piles:
+        for target in piles:
+            if source != target and (source, target, 1) not in legal and state.view()["piles"][source]:
+                try:
+                    state.apply({"from": source, "to": target})
+                except solitaire.IllegalMove:
+                    return {"from": source, "to": target, "count": 1}
+    raise AssertionError("every move is legal here")
