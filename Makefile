@@ -6,12 +6,14 @@ PY := $(VENV)/bin/python
 PORT ?= 8000
 STAMP := $(VENV)/.installed
 
-.PHONY: run test test-engine test-web test-e2e test-scale lint bench install browser nginx migrate clean
+.PHONY: run test test-quick test-engine test-web test-e2e test-security test-scale lint bench install browser nginx migrate lock clean
 
-$(STAMP): requirements.txt pyproject.toml
+# Runtime and development requirements are both pinned: requirements.txt is what the
+# site needs (and all the Docker image installs), requirements-dev.txt adds tests and tools.
+$(STAMP): requirements.txt requirements-dev.txt pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install -q --upgrade pip
-	$(PY) -m pip install -q -r requirements.txt
+	$(PY) -m pip install -q -r requirements-dev.txt
 	$(PY) -m pip install -q --no-deps -e .
 	touch $(STAMP)
 
@@ -23,20 +25,34 @@ browser:
 	  echo "installing Debian's chromium"; \
 	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium fonts-dejavu-core >/dev/null; }
 
+# `make run` serves the site as production does: DEBUG is off unless you say DEBUG=1.
+# Secrets not in the environment are generated once into var/ (GENERATE_SECRETS=1);
+# secrets given in the environment must be strong (docs/security.md).
+DEBUG ?= 0
+RUN_ENV := DEBUG=$(DEBUG) GENERATE_SECRETS=1
+
 migrate: install
-	$(PY) manage.py migrate --noinput
+	$(RUN_ENV) $(PY) manage.py migrate --noinput
 
 run: install migrate
-	$(PY) manage.py collectstatic --noinput -v 0
-	$(VENV)/bin/daphne -b 127.0.0.1 -p $(PORT) config.asgi:application
+	$(RUN_ENV) $(PY) manage.py collectstatic --noinput -v 0
+	$(RUN_ENV) $(VENV)/bin/daphne -b 127.0.0.1 -p $(PORT) config.asgi:application
 
 lint: install
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
-	$(VENV)/bin/mypy --strict solitaire
+	DEBUG=1 $(VENV)/bin/mypy --strict solitaire games
 
 test: install browser lint
-	$(PY) -m pytest tests/engine tests/web tests/e2e
+	$(PY) -m pytest tests/engine tests/web tests/security tests/e2e
+
+# The quick loop: everything not marked slow, without the browser.
+test-quick: install
+	$(PY) -m pytest -m "not slow" tests/engine tests/web
+
+# The abuse checks and the fuzz test (issue 11).
+test-security: install
+	$(PY) -m pytest tests/security
 
 test-engine: install
 	$(PY) -m pytest tests/engine
@@ -70,6 +86,19 @@ test-scale: install nginx
 # Prints a table and writes bench/results/latest.json; takes about five minutes.
 bench: install
 	$(PY) -m bench --json bench/results/latest.json
+
+# Re-pin both requirement sets from their .in files, in throwaway virtualenvs.
+lock:
+	rm -rf $(VENV)-lock && $(PYTHON) -m venv $(VENV)-lock
+	$(VENV)-lock/bin/pip install -q -r requirements.in
+	{ echo "# Pinned runtime tree from requirements.in (what the Docker image installs)."; \
+	  echo "# Regenerate: make lock"; $(VENV)-lock/bin/pip freeze; } > requirements.txt
+	$(VENV)-lock/bin/pip freeze > $(VENV)-lock/runtime.txt
+	$(VENV)-lock/bin/pip install -q -r requirements-dev.in
+	{ echo "# Pinned development tree from requirements-dev.in: requirements.txt's pins plus tests and tools."; \
+	  echo "# Regenerate: make lock"; echo "-r requirements.txt"; \
+	  $(VENV)-lock/bin/pip freeze | grep -vxF -f $(VENV)-lock/runtime.txt; } > requirements-dev.txt
+	rm -rf $(VENV)-lock
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache staticfiles

@@ -1,8 +1,9 @@
 """The ASGI entry point: HTTP goes to Django, WebSockets to the Channels consumers.
 
-WebSocket connections are checked against ALLOWED_HOSTS by their Origin header and
-carry the Django session and user, which the consumers use to decide who may watch
-or move.
+WebSocket connections are checked by their Origin header: scheme, host and port must be
+the site's own (a Host in ALLOWED_HOSTS) or a CSRF_TRUSTED_ORIGINS entry
+(games.core.middleware.OriginValidator). They carry the Django session and user, which
+the consumers use to decide who may watch or move.
 """
 
 from __future__ import annotations
@@ -17,13 +18,13 @@ django_asgi_app = get_asgi_application()
 
 from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
-from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
+from games.core.middleware import OriginValidator  # noqa: E402
 from games.routing import websocket_urlpatterns  # noqa: E402
 
 application = ProtocolTypeRouter(
     {
         "http": django_asgi_app,
-        "websocket": AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
+        "websocket": OriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
     }
 )

@@ -49,19 +49,46 @@ def env_list(name: str, default: str = "") -> list[str]:
     return [item.strip() for item in os.environ.get(name, default).split(",") if item.strip()]
 
 
-def env_secret(name: str, dev_file: Path, *, allow_file: bool) -> str:
-    """The secret in ``$name``; in development, one generated once into ``dev_file``.
+# A secret given in the environment with DEBUG off must be at least this long and use at
+# least this many different characters: `openssl rand -hex 32` (64 characters of 16) and
+# `secrets.token_urlsafe(32)` pass; "x", "changeme" or "k" * 50 do not.
+SECRET_MIN_LENGTH = 32
+SECRET_MIN_DISTINCT = 10
 
-    Keeping the development secret in a file makes it stable across restarts (sessions
+
+def weak_secret_reason(value: str) -> str | None:
+    """Why ``value`` is too weak to be a production secret, or None when it is strong enough."""
+    if len(value) < SECRET_MIN_LENGTH:
+        return f"it is {len(value)} characters long; use at least {SECRET_MIN_LENGTH}"
+    if len(set(value)) < SECRET_MIN_DISTINCT:
+        return f"it uses {len(set(value))} different characters; use at least {SECRET_MIN_DISTINCT}"
+    if value.startswith("django-insecure"):
+        return "it is Django's insecure development key"
+    return None
+
+
+def env_secret(name: str, dev_file: Path, *, allow_file: bool, strict: bool = False) -> str:
+    """The secret in ``$name``; failing that, one generated once into ``dev_file``.
+
+    Keeping a generated secret in a file makes it stable across restarts (sessions
     survive, deal numbers keep their meaning) without anyone having to set it. Several
     processes may start at once, so the file is created atomically: the first writer
-    wins and everyone reads what it wrote.
+    wins and everyone reads what it wrote. ``allow_file`` is false in production, where
+    the secret must come from the environment; ``strict`` (DEBUG off) refuses a weak one.
     """
     value = os.environ.get(name, "").strip()
     if value:
+        reason = weak_secret_reason(value) if strict else None
+        if reason:
+            raise ImproperlyConfigured(
+                f"{name} is too weak for DEBUG off: {reason} (for example `openssl rand -hex 32`)"
+            )
         return value
     if not allow_file:
-        raise ImproperlyConfigured(f"{name} must be set in the environment when DEBUG is off")
+        raise ImproperlyConfigured(
+            f"{name} must be set in the environment when DEBUG is off "
+            "(or GENERATE_SECRETS=1 to generate one into VAR_DIR, as `make run` does)"
+        )
     dev_file.parent.mkdir(parents=True, exist_ok=True)
     if not dev_file.exists():
         fd, temporary = tempfile.mkstemp(dir=dev_file.parent, prefix=f".{dev_file.name}.")

@@ -9,7 +9,6 @@ HTTP status. Knows nothing of games.
 from __future__ import annotations
 
 import inspect
-import json
 from collections.abc import Callable
 from functools import wraps
 from typing import Any
@@ -19,6 +18,7 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.views.csrf import csrf_failure as default_csrf_failure
 
 from games.core.errors import BadRequest, ServiceError
+from games.core.limits import BadInput, strict_loads
 
 MAX_BODY_BYTES = 16 * 1024
 
@@ -61,16 +61,18 @@ def in_own_thread(function: Callable[..., Any]) -> Callable[..., Any]:
 def json_body(request: HttpRequest) -> dict[str, Any]:
     """The request's JSON object; an empty body is an empty object.
 
-    :raises BadRequest: for a body that is too long, not JSON, or not an object.
+    :raises BadRequest: for a body that is too long, not JSON, or not an object; or
+        strict JSON's refusals (games.core.limits.strict_loads): over-deep nesting, a
+        NUL or lone surrogate, an over-long string.
     """
     if len(request.body) > MAX_BODY_BYTES:
         raise BadRequest(f"the request body is over {MAX_BODY_BYTES} bytes")
     if not request.body.strip():
         return {}
     try:
-        data = json.loads(request.body)
-    except (ValueError, UnicodeDecodeError, RecursionError):
-        raise BadRequest("the request body is not valid JSON") from None
+        data = strict_loads(request.body)
+    except BadInput as error:
+        raise BadRequest(f"the request body was refused: {error}") from None
     if not isinstance(data, dict):
         raise BadRequest("the request body must be a JSON object")
     return data

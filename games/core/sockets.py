@@ -11,17 +11,23 @@ races.
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 from collections.abc import Callable
 from typing import Any, TypeVar
 
 from channels.db import database_sync_to_async
+from channels.exceptions import StopConsumer
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 
+from games.core import limits
 from games.core.errors import ServiceError
 
 MAX_MESSAGE_BYTES = 4096
+# Message types that change a game or race: they draw on the socket's move bucket; every
+# other message on its message bucket (games.core.limits).
+MOVE_TYPES = frozenset({"move", "undo", "redo", "autofinish"})
+# The close code of a socket refused because its player has too many open.
+CLOSE_TOO_MANY = 4429
 # A group message announces a committed version; should a read still come back older
 # (a reader behind the writer), try again after these pauses (seconds) before giving up.
 CATCH_UP_PAUSES = (0.0, 0.01, 0.05, 0.1, 0.25, 0.5, 1.0)
@@ -50,24 +56,67 @@ def message_id_of(content: dict[str, Any]) -> str | int | None:
 
 
 class JsonSocket(AsyncJsonWebsocketConsumer):
-    """A consumer of JSON objects sent as text, each at most ``MAX_MESSAGE_BYTES``."""
+    """A consumer of JSON objects sent as text, each at most ``MAX_MESSAGE_BYTES``.
 
-    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+    Input is strict (games.core.limits.strict_loads: no NUL, lone surrogate, over-deep
+    JSON or over-long string) and rate-limited per socket; a refusal is an ``error``
+    message and the socket stays open. A player may hold MAX_SOCKETS_PER_SESSION
+    sockets at once (per process); one more is told so and closed with 4429.
+    """
+
+    socket_keys: list[str] | None = None
+    refused: bool = False
+
+    async def websocket_connect(self, message: Any) -> None:
+        self.move_bucket = limits.socket_bucket("move")
+        self.message_bucket = limits.socket_bucket("message")
+        self.socket_keys = limits.open_socket(self.scope)
+        if self.socket_keys is None:
+            self.refused = True
+            await self.accept()
+            await self.send_error(None, "too many open connections from this browser", "rate_limited")
+            await self.close(code=CLOSE_TOO_MANY)
+            return
+        await super().websocket_connect(message)
+
+    async def websocket_disconnect(self, message: Any) -> None:
+        limits.close_socket(self.socket_keys)
+        self.socket_keys = None
+        if self.refused:
+            raise StopConsumer()
+        await super().websocket_disconnect(message)
+
+    async def receive(
+        self, text_data: str | None = None, bytes_data: bytes | None = None, **kwargs: Any
+    ) -> None:
+        if self.refused:
+            return
         if text_data is None:
             await self.send_error(None, "send JSON as text messages", "bad_request")
             return
-        if len(text_data.encode("utf-8")) > MAX_MESSAGE_BYTES:
+        if len(text_data.encode("utf-8", "surrogatepass")) > MAX_MESSAGE_BYTES:
             await self.send_error(None, f"a message may be at most {MAX_MESSAGE_BYTES} bytes", "too_large")
             return
         try:
-            content = json.loads(text_data)
-        except (ValueError, RecursionError):
-            await self.send_error(None, "a message must be valid JSON", "bad_request")
+            content = limits.strict_loads(text_data)
+        except limits.BadInput as error:
+            await self.send_error(None, f"a message must be valid JSON: {error}", "bad_request")
             return
         if not isinstance(content, dict):
             await self.send_error(None, "a message must be a JSON object", "bad_request")
             return
-        if content.get("type") == "ping":
+        kind = content.get("type")
+        try:
+            limits.check_bucket(
+                self.move_bucket if kind in MOVE_TYPES else self.message_bucket,
+                "moves" if kind in MOVE_TYPES else "messages",
+            )
+        except limits.RateLimited as error:
+            await self.send_error(
+                message_id_of(content), error.message, error.code, retry_after=error.retry_after
+            )
+            return
+        if kind == "ping":
             await self.send_json({"type": "pong"})
             return
         await self.receive_json(content)

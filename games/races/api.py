@@ -7,12 +7,14 @@ HTTP creates, joins, shows, rematches and replays. These views know nothing of r
 
 from __future__ import annotations
 
+from asgiref.sync import sync_to_async
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.views.decorators.csrf import ensure_csrf_cookie
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from games.core import limits, workers
 from games.core.actors import actor_for_request
-from games.core.http import answers_json, json_body
+from games.core.http import answers_json, in_own_thread, json_body
 from games.races import lobby, payloads, records
 
 
@@ -28,6 +30,7 @@ def race_list(request: HttpRequest) -> HttpResponse:
     """GET: the caller's races, newest first. POST ``{"options", "name"}``: a new race."""
     if request.method == "GET":
         return JsonResponse({"races": lobby.races_for(actor_for_request(request))})
+    limits.check(request, "create_race", "new race")
     body = json_body(request)
     snapshot = lobby.create_race(
         actor_for_request(request, create=True), body.get("options"), body.get("name")
@@ -51,6 +54,7 @@ def race_detail(request: HttpRequest, race_id: int) -> HttpResponse:
 @answers_json
 def join(request: HttpRequest, race_id: int) -> HttpResponse:
     """Body ``{"token": <from the invite link>, "name": "Ben"}``: take seat 2."""
+    limits.check(request, "join_race", "join")
     body = json_body(request)
     snapshot = lobby.join_race(
         actor_for_request(request, create=True), race_id, body.get("token"), body.get("name")
@@ -69,6 +73,14 @@ def rematch(request: HttpRequest, race_id: int) -> HttpResponse:
 
 @require_GET
 @answers_json
-def replay(request: HttpRequest, race_id: int) -> HttpResponse:
-    """A finished race move by move, with its seed."""
-    return JsonResponse(payloads.replay_for(actor_for_request(request), race_id, _token(request)))
+async def replay(request: HttpRequest, race_id: int) -> HttpResponse:
+    """A finished race move by move, with its seed: replayed once in the worker pool,
+    then served from the cache; the database steps in a thread of their own."""
+    await limits.acheck(request, "replay")
+    actor = await sync_to_async(actor_for_request)(request)
+    found = await sync_to_async(payloads.replay_request)(actor, race_id, _token(request))
+    if isinstance(found, payloads.ReplayJob):
+        function, args, kwargs = found.frames()
+        frames = await workers.run(function, *args, **kwargs)
+        found = await in_own_thread(found.body)(frames)
+    return HttpResponse(found, content_type="application/json")

@@ -177,12 +177,15 @@ def rematch(actor: Actor, race_id: object) -> RaceSnapshot:
     Either player may ask; the second asking gets the same new race. Both press Ready
     again in it.
 
-    :raises Refused: for a spectator, or before the end.
+    :raises NotFound: for anyone but the two players (a missing race looks the same).
+    :raises Refused: before the end.
     """
     with writing():
         snapshot = records.load_snapshot(race_id, lock=True)
         race = snapshot.race
-        records.seated(snapshot, actor)
+        if snapshot.seat_of(actor) is None:
+            # Outsiders cannot tell a race that exists from one that does not.
+            raise NotFound("there is no such race")
         if race.status != Race.Status.FINISHED:
             raise Refused("a rematch can start once this race is over", "not_finished")
         if race.rematch_id is not None:

@@ -6,9 +6,14 @@ finished; the invite link only for the players and for whoever already holds it.
 
 from __future__ import annotations
 
+import json
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
-import solitaire
+from django.core.cache import cache
+
+from games.core import workers
 from games.core.actors import Actor
 from games.core.errors import Refused
 from games.models import Race
@@ -65,9 +70,53 @@ def state_message(snapshot: RaceSnapshot, seat: int | None, *, token: object = N
     return {"type": "state", **race_payload(snapshot, seat, token=token)}
 
 
-def replay_for(actor: Actor, race_id: object, token: object = None) -> dict[str, Any]:
+# A finished race's replay never changes: its JSON is kept in the cache (shared by every
+# process with Redis) this long, keyed by race, seed and version.
+REPLAY_CACHE_SECONDS = 60 * 60
+
+
+@dataclass(frozen=True, slots=True)
+class ReplayJob:
+    """A replay to build: everything read from the database, and the line to replay into
+    frames (in the worker pool)."""
+
+    key: str
+    payload: dict[str, Any]
+    moves: list[dict[str, Any]]
+    seed: int
+    position: Any
+    options: dict[str, Any]
+
+    def frames(self) -> Job:
+        """The worker job that replays the line: ``(function, args, kwargs)``."""
+        return (
+            workers.line_views,
+            (records.GAME, self.options, self.moves),
+            {
+                "seed": self.seed,
+                "position": self.position,
+                "player": None,
+                "keep": ("piles", "contributions"),
+                "cpu_seconds": workers.REPLAY_CPU_SECONDS,
+            },
+        )
+
+    def body(self, frames: list[dict[str, Any]] | None) -> bytes:
+        """The replay's JSON with its ``frames``, kept in the cache for the next caller."""
+        if frames is None:
+            raise RuntimeError(f"{self.key}: the race's log does not replay")
+        body = json.dumps({**self.payload, "frames": frames}, separators=(",", ":")).encode()
+        cache.set(self.key, body, REPLAY_CACHE_SECONDS)
+        return body
+
+
+Job = tuple[Callable[..., Any], tuple[Any, ...], dict[str, Any]]
+
+
+def replay_request(actor: Actor, race_id: object, token: object = None) -> bytes | ReplayJob:
     """A finished race move by move: the seed, and the table as everyone saw it after each
-    move (face-down cards stay face down, as they lay).
+    move (face-down cards stay face down, as they lay). The JSON from the cache when
+    someone asked before (whoever asks is checked every time), else the job to build it.
 
     :raises NotFound: when the caller may not see the race.
     :raises Refused: while the race goes on.
@@ -76,13 +125,12 @@ def replay_for(actor: Actor, race_id: object, token: object = None) -> dict[str,
     race = snapshot.race
     if race.status != Race.Status.FINISHED:
         raise Refused("a race can be replayed once it is over", "not_finished")
-    state = records.initial_state(race)
-    frames = [_frame(state)]
+    key = f"race-replay:{race.pk}:{race.seed}:{race.version}"
+    cached = cache.get(key)
+    if isinstance(cached, bytes):
+        return cached
     log = list(race.log.order_by("seq").values("seq", "seat", "move", "created"))
-    for entry in log:
-        state = state.apply(solitaire.Move.from_dict(entry["move"]))
-        frames.append(_frame(state))
-    return {
+    payload = {
         "id": race.pk,
         "seed": race.seed,
         "start_position": race.start_position,
@@ -93,10 +141,16 @@ def replay_for(actor: Actor, race_id: object, token: object = None) -> dict[str,
             {"seq": e["seq"], "seat": e["seat"], "move": e["move"], "at": e["created"].isoformat()}
             for e in log
         ],
-        "frames": frames,
     }
+    moves = [entry["move"] for entry in log]
+    return ReplayJob(key, payload, moves, race.seed, race.start_position, race.options)
 
 
-def _frame(state: solitaire.State) -> dict[str, Any]:
-    view = state.view(None)
-    return {"piles": view["piles"], "contributions": view["contributions"]}
+def replay_for(actor: Actor, race_id: object, token: object = None) -> dict[str, Any]:
+    """``replay_request`` as a dict, in this thread (which waits for the worker pool)."""
+    found = replay_request(actor, race_id, token)
+    if isinstance(found, ReplayJob):
+        function, args, kwargs = found.frames()
+        found = found.body(workers.run_sync(function, *args, **kwargs))
+    replay: dict[str, Any] = json.loads(found)
+    return replay

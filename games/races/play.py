@@ -12,6 +12,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from django.conf import settings
+
 import solitaire
 from games.core.actors import Actor
 from games.core.client_ids import clean_client_id
@@ -80,6 +82,12 @@ def play_move(actor: Actor, race_id: object, move: solitaire.Move, client_id: ob
             return snapshot.again()
         _check_own_piles(snapshot, number, move)
         _check_playing(snapshot)
+        if race.moves_made >= settings.MAX_RACE_MOVES:
+            raise Refused(
+                f"the race has reached its longest length ({settings.MAX_RACE_MOVES} moves); "
+                "resign or offer to stop",
+                "race_too_long",
+            )
         if race.status == Race.Status.FINISHED:
             # Opening play found the starting position blocked: that ends the race,
             # and the move is refused once the end is saved.

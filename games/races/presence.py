@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from datetime import timedelta
 
+from django.conf import settings
+
 from games.core.actors import Actor
 from games.core.transactions import writing
 from games.models import RaceConnection
@@ -44,12 +46,27 @@ def socket_opened(actor: Actor, race_id: int, channel_name: str) -> int | None:
             seat.user_id = actor.user_id
             seat.save(update_fields=["user"])
         was = connected_seats(race.pk)[number]
+        _make_room(race.pk)
         RaceConnection.objects.update_or_create(
             channel_name=channel_name, defaults={"race": race, "seat": number, "seen": records.now()}
         )
         if not was:
             _announce(race.pk, number, True)
     return number
+
+
+def _make_room(race_id: int) -> None:
+    """Keep at most MAX_RACE_PRESENCE rows per race: stale rows go first, then the
+    longest unrefreshed ones (a live socket among them just stops counting)."""
+    rows = RaceConnection.objects.filter(race_id=race_id)
+    cap = int(settings.MAX_RACE_PRESENCE)
+    if rows.count() < cap:
+        return
+    rows.filter(seen__lt=records.now() - PRESENCE_STALE).delete()
+    extra = rows.count() - cap + 1
+    if extra > 0:
+        oldest = list(rows.order_by("seen", "pk").values_list("pk", flat=True)[:extra])
+        RaceConnection.objects.filter(pk__in=oldest).delete()
 
 
 def socket_seen(channel_name: str) -> None:

@@ -18,6 +18,7 @@ from django.utils import timezone
 from django.views.decorators.csrf import ensure_csrf_cookie
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from games.core import limits, workers
 from games.core.actors import actor_for_request
 from games.core.errors import BadRequest
 from games.core.http import answers_json, in_own_thread, json_body
@@ -39,6 +40,7 @@ async def games(request: HttpRequest) -> HttpResponse:
     thread)."""
     if request.method == "GET":
         return await sync_to_async(_list_games)(request)
+    await limits.acheck(request, "create_game", "new game")
     body = json_body(request)
     wanted = body.get("winnable", False)
     if not isinstance(wanted, bool):
@@ -47,6 +49,7 @@ async def games(request: HttpRequest) -> HttpResponse:
         return await sync_to_async(_create_game)(request, body)
     if body.get("deal") is not None:
         raise BadRequest("a deal number cannot be asked for together with a winnable deal", "bad_deal")
+    await limits.acheck(request, "winnable", "winnable deal")
     actor = await sync_to_async(actor_for_request)(request, create=True)
     if actor.is_nobody:
         raise BadRequest("there is no session to keep the game in", "no_session")
@@ -94,6 +97,7 @@ def game_detail(request: HttpRequest, game_id: int) -> HttpResponse:
 
 
 def _change(request: HttpRequest, game_id: int, kind: str) -> HttpResponse:
+    limits.check(request, "http_move", "move")
     body = json_body(request)
     change = parse_change(kind, body.get("move"), body.get("id"), body.get("version"))
     return _game(play.apply_change(actor_for_request(request), game_id, change))
@@ -137,20 +141,33 @@ def abandon(request: HttpRequest, game_id: int) -> HttpResponse:
 
 @require_GET
 @answers_json
-def hint(request: HttpRequest, game_id: int) -> HttpResponse:
-    return JsonResponse({"move": verdicts.hint_for(actor_for_request(request), game_id)})
+async def hint(request: HttpRequest, game_id: int) -> HttpResponse:
+    """The hint runs in the worker pool (503 ``busy`` when it is full), awaited: only the
+    short database read takes the shared thread, never the hint's CPU."""
+    await limits.acheck(request, "hint")
+    actor = await sync_to_async(actor_for_request)(request)
+    view = await sync_to_async(verdicts.hint_view_for)(actor, game_id)
+    move = (
+        None if view is None else await workers.run(workers.hint, view, cpu_seconds=workers.HINT_CPU_SECONDS)
+    )
+    return JsonResponse({"move": move})
 
 
 @require_GET
 @answers_json
 async def winnable(request: HttpRequest, game_id: int) -> HttpResponse:
     """Was this (finished) game winnable from its deal? ``?views=1`` adds the views of
-    the winning line, for watching it."""
+    the winning line, for watching it. Seeing a winning line ends the game for good:
+    a game not won is abandoned (lost in the statistics, no undo), so the line cannot
+    be played back into a win."""
+    await limits.acheck(request, "winnable", "was this winnable")
     views = request.GET.get("views", "") in ("1", "true", "yes")
     actor = await sync_to_async(actor_for_request)(request)
     deal = await sync_to_async(verdicts.finished_deal_for)(actor, game_id)
     verdict = await in_own_thread(verdicts.judge_deal)(deal)
     await sync_to_async(verdicts.keep_verdict)(deal, verdict)
+    if verdict.moves:
+        await sync_to_async(play.end_for_good)(actor, game_id)
     return JsonResponse(await in_own_thread(verdicts.verdict_payload)(deal, verdict, views))
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import itertools
 import json
 import secrets
 from dataclasses import dataclass
@@ -17,6 +18,7 @@ from typing import Any
 from django.conf import settings
 
 import solitaire
+from games.core import workers
 from games.core.errors import BadRequest
 from games.core.options import validated_options
 from games.models import Deal
@@ -149,7 +151,8 @@ class FoundDeal:
 def find_winnable_deal(game_name: object, options: object = None) -> FoundDeal:
     """Try random deals of the game until the solver proves one winnable.
 
-    Pure CPU work, no database: callers on an event loop run it in a thread of its own.
+    The search runs in the worker pool; callers on an event loop wait in a thread of
+    their own. No database.
     Budgets are in games.solo.winnable.
 
     :raises BadRequest: for an unknown game or option.
@@ -160,11 +163,20 @@ def find_winnable_deal(game_name: object, options: object = None) -> FoundDeal:
     clean = validated_options(name, options)
     key = canonical_json(clean)
 
-    def deal_of(number: int) -> solitaire.State:
-        return solitaire.new_game(name, seed=deal_seed(name, key, number), **clean)
-
+    # The search runs in the worker pool (games.core.workers); the seeds are made here,
+    # where the deal secret is.
+    numbers = itertools.islice(winnable.random_numbers(), winnable.HUNT_CANDIDATES)
+    candidates = [(number, deal_seed(name, key, number)) for number in numbers]
     with winnable.solver_slot():
-        found = winnable.first_winnable(deal_of, winnable.random_numbers())
+        found = workers.run_sync(
+            winnable.hunt,
+            name,
+            clean,
+            candidates,
+            winnable.DEAL_BUDGET,
+            winnable.DEAL_HUNT_SECONDS,
+            cpu_seconds=winnable.cpu_seconds_for(winnable.DEAL_HUNT_SECONDS + winnable.DEAL_BUDGET.timeout),
+        )
     if found is None:
         raise winnable.no_winnable_deal()
     return FoundDeal(name, clean, found[0], found[1])

@@ -17,6 +17,7 @@ that gives the exact answer and error.
 
 from __future__ import annotations
 
+import contextlib
 from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
@@ -289,6 +290,13 @@ def abandon(actor: Actor, game_id: object, client_id: object = None) -> Snapshot
         game.save()
         _announce(game, line)
     return Snapshot(game, line)
+
+
+def end_for_good(actor: Actor, game_id: object) -> None:
+    """The player has seen the solver's winning line: a game not won is abandoned, so it
+    counts as lost and can no longer be undone back into play (issue 11's fair play)."""
+    with contextlib.suppress(Refused):  # a won game stays won
+        abandon(actor, game_id)
 
 
 def delete_game(actor: Actor, game_id: object) -> None:

@@ -2,22 +2,22 @@
 hints (the hint engine on the player's view).
 
 A verdict's moves show cards that were face down, so they are only told for a finished
-game. Searches are pure CPU work: the async API views run them in threads of their
-own, between the database steps here. Knows the engine, the solver budgets and the
-models; nothing of HTTP.
+game, and seeing them ends the game for good (the API abandons it). Searches, replays
+and hints are CPU work: they run in the worker pool (games.core.workers), and the API
+views wait for them in threads of their own, between the database steps here. Knows
+the engine, the solver budgets and the models; nothing of HTTP.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-import solitaire
+from games.core import workers
 from games.core.actors import Actor
 from games.core.errors import Refused
 from games.core.transactions import writing
 from games.models import Deal, Game
 from games.solo import winnable
-from games.solo.deals import dealt_state
 from games.solo.history import current_line
 from games.solo.owners import find_game
 
@@ -49,10 +49,18 @@ def judge_deal(deal: Deal) -> winnable.Verdict:
     if deal.verdict:
         kept = winnable.Verdict.from_dict(deal.verdict)
         # A kept win is checked again, in case the engine's rules changed since.
-        if kept.status != "solved" or winning_states(deal, kept.moves) is not None:
+        if kept.status != "solved" or winning_views(deal, kept.moves, keep=()) is not None:
             return kept
+    budget = winnable.VERDICT_BUDGET
     with winnable.solver_slot():
-        return winnable.judge(dealt_state(deal), winnable.VERDICT_BUDGET)
+        return workers.run_sync(
+            winnable.judge_seed,
+            deal.game,
+            deal.options,
+            deal.seed,
+            budget,
+            cpu_seconds=winnable.cpu_seconds_for(budget.timeout),
+        )
 
 
 def keep_verdict(deal: Deal, verdict: winnable.Verdict) -> None:
@@ -77,28 +85,49 @@ def verdict_payload(deal: Deal, verdict: winnable.Verdict, views: bool = False) 
     """
     payload = verdict.to_dict()
     if views:
-        states = winning_states(deal, verdict.moves) if verdict.status == "solved" else None
-        payload["views"] = [{**state.view(), "moves": []} for state in states or []]
+        shown = winning_views(deal, verdict.moves) if verdict.status == "solved" else None
+        payload["views"] = shown or []
     return payload
 
 
-def winning_states(deal: Deal, moves: list[dict[str, Any]]) -> list[solitaire.State] | None:
-    """The deal and the state after each move, if the moves are legal and win; else None."""
-    states = [dealt_state(deal)]
-    try:
-        for move in moves:
-            states.append(states[-1].apply(solitaire.Move.from_dict(move)))
-    except ValueError:  # IllegalMove is a ValueError too
-        return None
-    return states if states[-1].is_won else None
+def winning_views(
+    deal: Deal, moves: list[dict[str, Any]], keep: tuple[str, ...] | None = None
+) -> list[dict[str, Any]] | None:
+    """The view of the deal and after each move, each without its legal moves (or only
+    the ``keep`` keys), if the moves are legal and win; else None. Replayed in the worker
+    pool (games.core.workers), never on the event loop or the shared thread."""
+    return workers.run_sync(
+        workers.line_views,
+        deal.game,
+        deal.options,
+        moves,
+        seed=deal.seed,
+        keep=keep,
+        drop_moves=True,
+        must_win=True,
+        cpu_seconds=workers.REPLAY_CPU_SECONDS,
+    )
 
 
 def hint_for(actor: Actor, game_id: object) -> dict[str, Any] | None:
     """A useful legal move for the player, or None (also when the game is over).
 
-    The hint engine sees only the player's view, never the face-down cards.
+    The hint engine sees only the player's view, never the face-down cards. It runs in
+    the worker pool; call this from a thread of its own (the API view awaits the pool
+    instead).
+    """
+    view = hint_view_for(actor, game_id)
+    if view is None:
+        return None
+    return workers.run_sync(workers.hint, view, cpu_seconds=workers.HINT_CPU_SECONDS)
+
+
+def hint_view_for(actor: Actor, game_id: object) -> dict[str, Any] | None:
+    """The player's view to hint from, or None when the game is over.
+
+    :raises NotFound: when the game is not the actor's.
     """
     game = find_game(actor, game_id, lock=False)
     if game.status != Game.Status.PLAYING:
         return None
-    return solitaire.hint(current_line(game).state.view())
+    return current_line(game).state.view()

@@ -102,6 +102,40 @@ def judge(state: solitaire.State, budget: Budget) -> Verdict:
     return Verdict(result.status, moves, result.nodes, round(result.seconds, 3))
 
 
+def judge_seed(game: str, options: dict[str, Any], seed: int, budget: Budget) -> Verdict:
+    """``judge`` on a deal given by its seed: a worker job (games.core.workers), plain
+    arguments in and out."""
+    return judge(solitaire.new_game(game, seed=seed, **options), budget)
+
+
+# Deal numbers handed to one hunt for a winnable deal; far more than it gets through.
+HUNT_CANDIDATES = 500
+
+
+def hunt(
+    game: str,
+    options: dict[str, Any],
+    candidates: list[tuple[int, int]],
+    budget: Budget,
+    total_seconds: float,
+) -> tuple[int, Verdict] | None:
+    """``first_winnable`` over ``candidates`` (deal number, seed) in order: a worker job.
+    The seeds come from the caller, who holds the deal secret."""
+    seeds = dict(candidates)
+    return first_winnable(
+        lambda number: solitaire.new_game(game, seed=seeds[number], **options),
+        iter([number for number, _ in candidates]),
+        budget=budget,
+        total_seconds=total_seconds,
+    )
+
+
+def cpu_seconds_for(seconds: float) -> float:
+    """The worker's CPU limit for a search budgeted ``seconds``: a little more, so the
+    search's own clock stops it first."""
+    return seconds + 2.0
+
+
 def random_numbers() -> Iterator[int]:
     """Random public deal numbers, without end."""
     while True:
