@@ -567,3 +567,25 @@ def think_seconds(
     seconds = median * math.exp(rng.gauss(0.0, level.think_spread))
     floor = level.reaction * (1.5 if memory.opponent_sent_up else 1.0)
     return max(floor, seconds)
+
+
+# ---------------------------------------------------------------- jobs for a worker process
+
+
+def decide_job(
+    view: dict[str, Any], memory: RacerMemory | None, level: str, seed: int, seat: int
+) -> tuple[RacerMemory, Decision | None]:
+    """One look and one decision, as a picklable job: the memory after looking at
+    ``view`` and the move to send (or None). ``seed`` makes it repeatable, so two
+    processes driving the same seat at the same version decide the same."""
+    looked = RacerMemory.start(view, seat) if memory is None else memory.after(view)
+    return looked, decide(view, looked, level, random.Random(seed))
+
+
+def memory_from_views(views: Sequence[Mapping[str, Any]], seat: int) -> RacerMemory | None:
+    """The memory of a racer that saw ``views`` one after the other (to resume a seat
+    from a race's log after a restart); None when there were none."""
+    memory: RacerMemory | None = None
+    for view in views:
+        memory = RacerMemory.start(view, seat) if memory is None else memory.after(view)
+    return memory
