@@ -14,8 +14,8 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from games.core import limits, workers
 from games.core.actors import actor_for_request
-from games.core.http import answers_json, in_own_thread, json_body
 from games.core.errors import BadRequest
+from games.core.http import answers_json, in_own_thread, json_body
 from games.races import bot, lobby, payloads, records
 
 

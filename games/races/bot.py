@@ -25,6 +25,7 @@ client id ``bot-<version>``, so the same move is applied once.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import secrets
 from dataclasses import dataclass
@@ -39,7 +40,7 @@ from games.core import workers
 from games.core.actors import Actor
 from games.core.errors import BadRequest, ServiceError
 from games.core.transactions import writing
-from games.models import Race, RaceBot, RaceSeat, race_group
+from games.models import Race, RaceBot, RaceMove, RaceSeat, race_group
 from games.races import lobby, play, records
 from games.races.records import RaceSnapshot
 from solitaire import racer
@@ -146,7 +147,8 @@ def views_so_far(bot: BotSeat) -> list[dict[str, Any]]:
     race, _ = records.load(bot.race_id, lock=False)
     state = records.initial_state(race)
     views = [state.view(bot.seat)]
-    for move in race.log.filter(seq__lte=race.moves_made).order_by("seq").values_list("move", flat=True):
+    log = RaceMove.objects.filter(race=race, seq__lte=race.moves_made).order_by("seq")
+    for move in log.values_list("move", flat=True):
         state = state.apply(solitaire.Move.from_dict(dict(move)))
         views.append(state.view(bot.seat))
     return views
@@ -190,10 +192,8 @@ async def stop_all() -> None:
     for task in tasks:
         task.cancel()
     for task in tasks:
-        try:
+        with contextlib.suppress(asyncio.CancelledError, Exception):
             await task
-        except (asyncio.CancelledError, Exception):  # noqa: PERF203
-            pass
 
 
 def _in_thread(function: Any) -> Any:
@@ -203,6 +203,7 @@ def _in_thread(function: Any) -> Any:
 async def drive(bot: BotSeat) -> None:
     """Play the bot's seat until the race ends."""
     layer = get_channel_layer()
+    assert layer is not None, "a bot needs a channel layer to hear of changes"
     channel = await layer.new_channel()
     await layer.group_add(race_group(bot.race_id), channel)
 
@@ -249,10 +250,8 @@ async def drive(bot: BotSeat) -> None:
             if decision is None:
                 # Nothing useful to do: offer to stop, and wait for the opponent.
                 if not seen.offered_end:
-                    try:
+                    with contextlib.suppress(ServiceError):
                         await _in_thread(offer_to_stop)(bot)
-                    except ServiceError:
-                        pass
                 await news(seen.version, LOOK_AGAIN)
                 continue
             await asyncio.sleep(decision.think_seconds * think_scale())
