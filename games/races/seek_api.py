@@ -4,18 +4,19 @@
   (or ``"matched"`` with ``"race"`` when a stranger was already waiting);
 - ``GET /api/seeks/<id>`` -> ``{"status": "waiting" | "matched" | "cancelled",
   "race": <race object, when matched>, "offer_computer": bool, "waited_seconds": n}``;
-- ``DELETE /api/seeks/<id>`` cancels (a matched seek stays matched).
+- ``DELETE /api/seeks/<id>`` cancels (a matched seek stays matched);
+- ``GET /api/ratings/me`` -> the caller's race rating and recent rated races.
 """
 
 from __future__ import annotations
 
 from django.http import HttpRequest, HttpResponse, JsonResponse
-from django.views.decorators.http import require_http_methods, require_POST
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from games.core import limits
 from games.core.actors import actor_for_request
 from games.core.http import answers_json, json_body
-from games.races import seeks
+from games.races import ratings, seeks
 
 
 @require_POST
@@ -37,3 +38,9 @@ def seek_detail(request: HttpRequest, seek_id: int) -> HttpResponse:
     if request.method == "DELETE":
         return JsonResponse(seeks.cancel_seek(actor, seek_id))
     return JsonResponse(seeks.seek_status(actor, seek_id))
+
+
+@require_GET
+@answers_json
+def my_rating(request: HttpRequest) -> HttpResponse:
+    return JsonResponse(ratings.rating_for(actor_for_request(request)))

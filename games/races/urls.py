@@ -18,6 +18,7 @@ urlpatterns = [
     path("api/races/<int:race_id>/replay", race_api.replay, name="api-race-replay"),
     path("api/seeks", seek_api.seek_list, name="api-seeks"),
     path("api/seeks/<int:seek_id>", seek_api.seek_detail, name="api-seek"),
+    path("api/ratings/me", seek_api.my_rating, name="api-my-rating"),
     path("races/", race_pages.lobby, name="race-lobby"),
     path("races/<int:race_id>/", race_pages.race, name="race"),
     path("races/<int:race_id>/join/<str:token>/", race_pages.invited, name="race-join"),
