@@ -43,7 +43,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from .base import FOUNDATION, STOCK, TABLEAU, WASTE, State
+from .base import FOUNDATION, STOCK, TABLEAU, WASTE, State, fits_foundation
 from .cards import FACE_DOWN, Card, card_text, full_deck, parse_card
 from .klondike_like import KlondikeLike
 from .moves import Move
@@ -365,20 +365,34 @@ def _draw_macros(state: State, seat: int) -> list[State]:
     rules = state.rules
     assert isinstance(rules, KlondikeLike)
     layout = rules.seat_by_number[seat]
-    waste_id = rules.pile_ids[layout.waste]
+    ids = rules.pile_ids
+    stock_id, waste_id = ids[layout.stock], ids[layout.waste]
+    draw, turn_over = Move(stock_id, waste_id), Move(waste_id, stock_id)
     macros: list[State] = []
     current = state
     start = (state.piles[layout.stock], state.piles[layout.waste])
     for _ in range(40):
-        cycle = next((m for m in rules.seat_moves(current, seat) if _is_cycle(rules, m)), None)
-        if cycle is None:
+        piles = current.piles
+        if piles[layout.stock]:
+            current = rules.apply(current, draw)
+        elif piles[layout.waste] and rules.may_recycle(current, layout):
+            current = rules.apply(current, turn_over)
+        else:
             break
-        current = rules.apply(current, cycle)
-        if (current.piles[layout.stock], current.piles[layout.waste]) == start:
+        piles = current.piles
+        if (piles[layout.stock], piles[layout.waste]) == start:
             break
-        for move in rules.seat_moves(current, seat):
-            if move.source == waste_id and not _is_cycle(rules, move):
-                macros.append(rules.apply(current, move))
+        waste = piles[layout.waste]
+        if not waste:
+            continue
+        card = waste[-1]
+        for f in rules.foundations:
+            if fits_foundation(card, piles[f]):
+                macros.append(rules.apply(current, Move(waste_id, ids[f])))
+                break
+        for t in layout.tableau:
+            if rules.fits_tableau(card, piles[t]):
+                macros.append(rules.apply(current, Move(waste_id, ids[t])))
     return macros
 
 
