@@ -59,7 +59,7 @@ STOCK_PENALTY = 1.5
 EMPTY_COLUMN = 6.0
 # Foundation policy adjustments at the root.
 RACE_BONUS = 45.0
-HOLD_BACK_PENALTY = 80.0
+HOLD_BACK_PENALTY = 120.0
 # Below this many own cards left, every card goes up as soon as it can.
 ENDGAME_CARDS = 12
 # A level that has gone round its stock this many times with nothing else to do waits
@@ -279,6 +279,7 @@ def _choose(
     idle = memory.idle_cycles >= IDLE_CYCLES
     base = sum(evaluate(g, seat) for g in guesses) / len(guesses)
     scored: list[tuple[float, float, int, Move]] = []
+    held: list[tuple[float, Move]] = []  # moves the foundation policy marked down
     tables: list[dict[Any, float]] = [{} for _ in guesses]
     for move in candidates:
         total = 0.0
@@ -292,7 +293,10 @@ def _choose(
                 for macro in _draw_macros(guess, seat):
                     value = max(value, _search(macro, seat, level.depth - 2, level.draw_runs, table))
             total += value
-        value = total / len(guesses) + _foundation_policy(view, move, seat, level, rules)
+        policy = _foundation_policy(view, move, seat, level, rules)
+        value = total / len(guesses) + policy
+        if policy < 0:
+            held.append((total / len(guesses), move))
         # Then the better position at once; then a plain draw: with nothing better,
         # go through the stock rather than shuffle cards about.
         scored.append((value, now / len(guesses), 1 if move in stock_moves else 0, move))
@@ -300,8 +304,10 @@ def _choose(
     best_value, _, _, best = scored[0]
     if best_value <= base + 1e-9 or (idle and best in stock_moves):
         if idle:
-            # Round the stock twice with nothing to show: wait for the opponent.
-            return None
+            # Round the stock twice with nothing to show: give up a card held back
+            # rather than stall, else wait for the opponent.
+            released = [move for raw, move in sorted(held, key=lambda h: h[0], reverse=True) if raw > base]
+            return released[0] if released else None
         if best not in stock_moves:
             draws = [m for m in candidates if m in stock_moves]
             if draws:
