@@ -4,18 +4,14 @@ templates what the scripts in static/ need; they decide nothing about games.
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.views.decorators.csrf import ensure_csrf_cookie
 
 import solitaire
 
-GAME_TITLES = {
-    "klondike": "Klondike",
-    "josephine": "Josephine",
-    "casket": "Casket",
-    "double": "Double Solitaire",
-}
 # Games with a "How to play" page, in the order the pages list them.
 GUIDES = ("klondike", "josephine", "casket", "double")
 # The example deal drawn beside each guide: a fixed engine seed, not a player's deal
@@ -23,19 +19,21 @@ GUIDES = ("klondike", "josephine", "casket", "double")
 EXAMPLE_SEED = 20240601
 
 
-def game_title(game: str, options: dict[str, object]) -> str:
-    """A game's title with the options that tell its variants apart."""
-    title = GAME_TITLES.get(game, game.title())
-    if game == "klondike":
-        title += f", draw {options.get('draw', 3)}"
-    if game == "casket" and options.get("hard"):
-        title += ", hard"
-    return title
+def game_title(description: dict[str, Any]) -> str:
+    """A game's title with its options in words, from the engine's ``describe()``."""
+    title: str = description["title"]
+    options_text: str = description["options_text"]
+    return f"{title} · {options_text}" if options_text else title
+
+
+def _guides() -> list[tuple[str, str]]:
+    """(game, title) of each guide, the titles being the engine's."""
+    return [(game, solitaire.rules_for(game).describe()["title"]) for game in GUIDES]
 
 
 @ensure_csrf_cookie
 def home(request: HttpRequest) -> HttpResponse:
-    return render(request, "home.html", {"guides": [(g, GAME_TITLES[g]) for g in GUIDES]})
+    return render(request, "home.html", {"guides": _guides()})
 
 
 def how_to_play(request: HttpRequest, game: str) -> HttpResponse:
@@ -48,8 +46,8 @@ def how_to_play(request: HttpRequest, game: str) -> HttpResponse:
         f"how_to_play/{game}.html",
         {
             "game": game,
-            "title": GAME_TITLES[game],
-            "guides": [(g, GAME_TITLES[g]) for g in GUIDES],
+            "title": solitaire.rules_for(game).describe()["title"],
+            "guides": _guides(),
             "example": example,
         },
     )

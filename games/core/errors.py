@@ -59,11 +59,12 @@ class Unavailable(ServiceError):
 def from_engine(error: ValueError) -> ServiceError:
     """The engine's refusal of a move as the service's error, code and public data kept.
 
-    ``UnknownPile`` and other malformed moves are bad requests; ``NotYourPile``,
-    ``StaleMove`` and every other ``IllegalMove`` are refusals.
+    ``MalformedMove`` and ``UnknownPile`` are bad requests; ``NotYourPile``,
+    ``StaleMove`` (code ``stale``) and every other ``IllegalMove`` are refusals. Any
+    other ValueError from the engine is a bad move, without details.
     """
-    code = getattr(error, "code", None)
-    data: dict[str, Any] = dict(getattr(error, "data", None) or {})
-    if isinstance(error, solitaire.IllegalMove):
-        return Refused(str(error), code or "illegal", **data)
+    if isinstance(error, solitaire.MalformedMove | solitaire.UnknownPile):
+        return BadRequest(str(error), error.code, **error.data)
+    if isinstance(error, solitaire.MoveError):
+        return Refused(str(error), error.code, **error.data)
     return BadRequest(str(error), "bad_move")

@@ -26,7 +26,8 @@ def race_payload(snapshot: RaceSnapshot, seat: int | None, *, token: object = No
     """The race as ``seat`` (None: a spectator) may see it."""
     race = snapshot.race
     state = snapshot.state
-    contributions = state.rules.contributions(state)
+    view = state.view(seat)
+    contributions = view["contributions"]
     presence = connected_seats(race.pk)
     players = [
         {
@@ -55,7 +56,8 @@ def race_payload(snapshot: RaceSnapshot, seat: int | None, *, token: object = No
         "replay_url": f"/races/{race.pk}/replay/" if race.status == Race.Status.FINISHED else None,
         "created": race.created.isoformat(),
         "finished": race.finished.isoformat() if race.finished else None,
-        "state": state.view(seat),
+        "state": view,
+        "describe": state.rules.describe(),
     }
     if seat is not None or records.same_token(race.invite_token, token):
         payload["token"] = race.invite_token

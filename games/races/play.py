@@ -24,12 +24,25 @@ from games.races import ratings, records
 from games.races.records import SEATS, RaceSnapshot
 
 
+def race_result(outcome: solitaire.Outcome) -> dict[str, Any]:
+    """The engine's outcome as a race stores and shows it: ``winner``, ``reason``
+    ("finished" when a seat played all its cards, "blocked" when neither can progress,
+    a draw being "blocked" with no winner) and ``contributions``."""
+    reason = "finished" if outcome.reason == solitaire.ALL_HOME else "blocked"
+    return {"winner": outcome.winner, "reason": reason, "contributions": outcome.scores}
+
+
+def _decided(state: solitaire.State) -> solitaire.Outcome | None:
+    """The engine's verdict on the race, settled exactly (this runs off the event loop)."""
+    return state.outcome(exact=True)
+
+
 def open_play(race: Race, state: solitaire.State) -> None:
     """Play opens; a starting position can already be blocked, which ends the race."""
     race.status = Race.Status.PLAYING
-    outcome = state.rules.result(state)
+    outcome = _decided(state)
     if outcome is not None:
-        finish(race, outcome)
+        finish(race, race_result(outcome))
 
 
 def _check_playing(snapshot: RaceSnapshot) -> None:
@@ -57,8 +70,8 @@ def parse_move(move: object) -> solitaire.Move:
         raise BadRequest('a move must be an object such as {"from": "p1.t3", "to": "f1"}', "bad_move")
     try:
         return solitaire.Move.from_dict(move)
-    except ValueError as error:
-        raise BadRequest(str(error), "bad_move") from None
+    except ValueError as error:  # MalformedMove
+        raise from_engine(error) from None
 
 
 def play_move(actor: Actor, race_id: object, move: solitaire.Move, client_id: object = None) -> RaceSnapshot:
@@ -101,20 +114,22 @@ def play_move(actor: Actor, race_id: object, move: solitaire.Move, client_id: ob
 
 
 def _check_own_piles(snapshot: RaceSnapshot, number: int, move: solitaire.Move) -> None:
+    """The engine says whose piles the move names: only the mover's and shared ones may be.
+
+    :raises BadRequest: ``unknown_pile``.
+    :raises Refused: ``not_your_pile``, naming the other player.
+    """
     try:
-        owner = snapshot.state.rules.seat_of(move)
-    except solitaire.IllegalMove as error:
-        raise from_engine(error) from None
-    except ValueError as error:
-        if str(error).startswith("unknown pile"):
-            raise BadRequest(str(error), "unknown_pile") from None
-        raise Refused(str(error), "not_your_pile") from None
-    if owner != number:
+        snapshot.state.rules.check_seat(move, number)
+    except solitaire.NotYourPile as error:
+        other = error.data.get("other_seat")
         raise Refused(
-            f"those are {snapshot.name_of(owner)}'s cards: you can only move your own "
-            f"(your piles are p{number}.stock, p{number}.waste and p{number}.t1 to p{number}.t7)",
-            "not_your_pile",
-        )
+            f"those are {snapshot.name_of(other)}'s cards: you can only move your own",
+            error.code,
+            **error.data,
+        ) from None
+    except ValueError as error:  # UnknownPile
+        raise from_engine(error) from None
 
 
 def _apply_move(
@@ -123,7 +138,7 @@ def _apply_move(
     """Let the engine apply ``move`` to the current state, log it and save the race."""
     race = snapshot.race
     try:
-        after = snapshot.state.apply(move)
+        after = snapshot.state.apply(move, seat=number)
     except solitaire.IllegalMove as error:
         raise _refusal(error, snapshot, number) from None
     except ValueError as error:
@@ -133,14 +148,15 @@ def _apply_move(
         race=race,
         seq=race.moves_made,
         seat=number,
-        move=move.to_dict(),
+        # Stored without the cards it named: they were checked now, replay need not.
+        move=solitaire.Move(move.source, move.target, move.count).to_dict(),
         client_id=client_id,
         version=race.version + 1,
         created=records.now(),
     )
-    outcome = after.rules.result(after)
+    outcome = _decided(after)
     if outcome is not None:
-        finish(race, outcome)
+        finish(race, race_result(outcome))
     records.save_change(race, after)
     return after
 
@@ -175,7 +191,7 @@ def resign(actor: Actor, race_id: object) -> RaceSnapshot:
             raise Refused("the race is over", "race_over")
         if len(snapshot.seats) < 2:
             raise Refused("nobody has joined yet: there is nobody to resign to", "not_started")
-        contributions = snapshot.state.rules.contributions(snapshot.state)
+        contributions = records.contributions(snapshot.state)
         finish(
             race,
             {"winner": 3 - number, "reason": "resigned", "resigned": number, "contributions": contributions},
@@ -201,7 +217,8 @@ def offer_end(actor: Actor, race_id: object) -> RaceSnapshot:
         seat.offered_end = True
         seat.save(update_fields=["offered_end"])
         if all(s.offered_end for s in seats.values()):
-            contributions = snapshot.state.rules.contributions(snapshot.state)
+            # Scored as the engine scores a blocked race: the larger contribution wins.
+            contributions = records.contributions(snapshot.state)
             one, two = contributions["1"], contributions["2"]
             winner = 1 if one > two else 2 if two > one else None
             finish(race, {"winner": winner, "reason": "agreed", "contributions": contributions})

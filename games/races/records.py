@@ -85,6 +85,12 @@ def same_token(secret: str, given: object) -> bool:
     return hmac.compare_digest(secret.encode(), given.encode("utf-8", "replace"))
 
 
+def contributions(state: solitaire.State) -> dict[str, int]:
+    """Each seat's cards on the foundations, ``{"1": n, "2": m}``, as the engine counts them."""
+    counted: dict[str, int] = state.view(None)["contributions"]
+    return counted
+
+
 # ---------------------------------------------------------------- replay and its cache
 
 

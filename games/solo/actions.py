@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 import solitaire
 from games.core.client_ids import clean_client_id, clean_version
-from games.core.errors import BadRequest
+from games.core.errors import BadRequest, from_engine
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,8 +60,8 @@ def parse_move(move: object) -> solitaire.Move:
         raise BadRequest('a move must be an object such as {"from": "t3", "to": "f1"}', "bad_move")
     try:
         return solitaire.Move.from_dict(move)
-    except ValueError as error:
-        raise BadRequest(str(error), "bad_move") from None
+    except ValueError as error:  # MalformedMove
+        raise from_engine(error) from None
 
 
 def parse_action(kind: object, move: object = None) -> Action:

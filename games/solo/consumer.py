@@ -19,7 +19,7 @@ from games.core.errors import NotFound, ServiceError
 from games.core.sockets import JsonSocket, in_thread, message_id_of
 from games.models import game_group
 from games.solo import play
-from games.solo.actions import KINDS, parse_change
+from games.solo.actions import KINDS, Change, parse_change
 from games.solo.payloads import state_message
 
 CLOSE_NOT_FOUND = 4404  # no such game, or not the caller's (the two look alike)
@@ -30,12 +30,11 @@ def _read(actor: Actor, game_id: int) -> dict[str, Any]:
     return state_message(play.get_game_for(actor, game_id))
 
 
-def _apply(actor: Actor, game_id: int, content: dict[str, Any], message_id: str | int) -> dict[str, Any]:
-    """Apply a change; returns the state message of the game after it (or, for a repeat,
-    of the game as it is). The snapshot is the committed game, so this socket needs no
+def _apply(actor: Actor, game_id: int, change: Change) -> play.Played:
+    """Apply a change; the state message is of the game after it (or, for a repeat, of
+    the game as it is). The snapshot is the committed game, so this socket needs no
     second read: rendering it here saves a thread hop, a query and a view per move."""
-    change = parse_change(content.get("type"), content.get("move"), message_id, content.get("version"))
-    return state_message(play.apply_change(actor, game_id, change))
+    return play.play_change(actor, game_id, change)
 
 
 class GameConsumer(JsonSocket):
@@ -80,15 +79,17 @@ class GameConsumer(JsonSocket):
             await self.send_error(None, "a change needs an id", "bad_request")
             return
         try:
-            state = await in_thread(_apply)(self.actor, self.game_id, content, message_id)
+            # Parsed once, here at the edge; the service gets typed values.
+            change = parse_change(kind, content.get("move"), message_id, content.get("version"))
+            played = await in_thread(_apply)(self.actor, self.game_id, change)
         except ServiceError as error:
             await self.send_refusal(message_id, error)
             return
-        await self.send_json({"type": "ack", "id": message_id, "version": state["version"]})
+        await self.send_json({"type": "ack", "id": message_id, "version": played.version})
         # The sender's state comes straight from its own change (a repeat's too, which no
         # broadcast follows); the group message for this version then finds it sent.
-        if state["version"] > self.sent_version:
-            await self._send_state(state)
+        if played.version > self.sent_version:
+            await self._send_state(played.message)
 
     async def game_changed(self, event: dict[str, Any]) -> None:
         """The group message a committed change sends: ``{"version": n}``."""

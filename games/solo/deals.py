@@ -97,6 +97,13 @@ def dealt_state(deal: Deal) -> solitaire.State:
     return solitaire.new_game(deal.game, seed=deal.seed, **deal.options)
 
 
+def keep_verdict_now(deal: Deal, verdict: winnable.Verdict) -> None:
+    """Keep what the solver proved about a deal, inside the caller's transaction."""
+    deal.winnable = verdict.status == "solved"
+    deal.verdict = verdict.to_dict()
+    deal.save(update_fields=["winnable", "verdict"])
+
+
 # ---------------------------------------------------------------- the daily deal
 
 

@@ -11,7 +11,7 @@ from django.views.decorators.csrf import ensure_csrf_cookie
 
 from games.core.actors import actor_for_request
 from games.core.errors import NotFound
-from games.site import GAME_TITLES, game_title
+from games.site import game_title
 from games.solo import play as solo_play
 from games.solo.payloads import game_payload
 
@@ -28,7 +28,7 @@ def play(request: HttpRequest, game_id: int) -> HttpResponse:
         "play.html",
         {
             "game": payload,
-            "title": game_title(payload["game"], payload["options"]),
-            "title_short": GAME_TITLES.get(payload["game"], payload["game"]),
+            "title": game_title(payload["describe"]),
+            "title_short": payload["describe"]["title"],
         },
     )

@@ -61,9 +61,13 @@ def game_payload(snapshot: Snapshot) -> dict[str, Any]:
     """The game with the engine's view (``state``) and what the table needs to offer:
     the game's description, the safe foundation moves, and whether undo and redo can go."""
     game, line = snapshot.game, snapshot.line
+    state = line.state
+    playing = game.status == Game.Status.PLAYING
     return {
         **game_summary(game),
-        "state": line.state.view(),
+        "state": state.view(),
+        "describe": state.rules.describe(),
+        "safe_moves": [move.to_dict() for move in state.safe_foundation_moves()] if playing else [],
         "can_undo": line.can_undo and not settled(game),
         "can_redo": line.can_redo and not settled(game),
     }

@@ -37,11 +37,10 @@ from games.solo.actions import (
     RedoAction,
     UndoAction,
 )
-from games.solo.deals import dealt_state, get_or_create_deal
+from games.solo.deals import dealt_state, get_or_create_deal, keep_verdict_now
 from games.solo.history import REDO_ENTRY, UNDO_ENTRY, Line, current_line, keep, positions, stored_move
 from games.solo.owners import find_game, moved_to_account, owned_games
-from games.solo.payloads import Snapshot, settled
-from games.solo.verdicts import keep_verdict_now
+from games.solo.payloads import Snapshot, settled, state_message
 
 # A longer pause between two log entries counts as this much play: the player left.
 IDLE_GAP = timedelta(seconds=60)
@@ -170,6 +169,22 @@ def apply_change(actor: Actor, game_id: object, change: Change) -> Snapshot:
     return Snapshot(game, line)
 
 
+@dataclass(frozen=True, slots=True)
+class Played:
+    """What a socket sends for a change: the ``ack`` version and the ``state`` message
+    (rendered once; the same for every socket of the owner)."""
+
+    version: int
+    applied: bool
+    message: dict[str, Any]
+
+
+def play_change(actor: Actor, game_id: object, change: Change) -> Played:
+    """``apply_change``, then the game's ``state`` message after it."""
+    snapshot = apply_change(actor, game_id, change)
+    return Played(snapshot.game.version, snapshot.applied, state_message(snapshot))
+
+
 def _play(game: Game, line: Line, action: Action) -> tuple[list[dict[str, Any]], Line]:
     """The log entries for ``action`` and the line after them; the engine decides."""
     if isinstance(action, UndoAction | RedoAction):
@@ -193,36 +208,23 @@ def _play(game: Game, line: Line, action: Action) -> tuple[list[dict[str, Any]],
 
 
 def _engine_apply(state: solitaire.State, move: solitaire.Move) -> solitaire.State:
-    for end in (move.source, move.target):
-        if end not in state.pile_ids:
-            raise BadRequest(f"there is no pile {end!r} in this game", "unknown_pile", pile=end)
     try:
         return state.apply(move)
-    except ValueError as error:  # IllegalMove is a ValueError too
+    except ValueError as error:  # UnknownPile, IllegalMove, StaleMove ... are ValueErrors
         raise from_engine(error) from None
 
 
 def _auto_finish(line: Line) -> tuple[list[dict[str, Any]], Line]:
-    """Foundation moves, one log entry each, for as long as the engine says they finish."""
-    if not line.state.can_auto_finish:
+    """The engine's finishing moves, one log entry each."""
+    moves = line.state.auto_finish_moves()
+    if not moves:
         raise Refused(
             "the game cannot be finished automatically yet: some cards still need moving",
             "cannot_auto_finish",
         )
-    entries: list[dict[str, Any]] = []
-    while line.state.can_auto_finish and not line.state.is_won:
-        move = next((m for m in line.state.legal_moves() if _is_foundation(m.target)), None)
-        if move is None:
-            break
+    for move in moves:
         line = line.then(_engine_apply(line.state, move), move)
-        entries.append(stored_move(move))
-    if not entries:
-        raise Refused("there is no foundation move to make", "cannot_auto_finish")
-    return entries, line
-
-
-def _is_foundation(pile: str) -> bool:
-    return pile[:1] == "f" and pile[1:].isdigit()
+    return [stored_move(move) for move in moves], line
 
 
 def _record(game: Game, line: Line, entries: list[dict[str, Any]], client_id: str | None) -> None:
@@ -239,17 +241,20 @@ def _record(game: Game, line: Line, entries: list[dict[str, Any]], client_id: st
         for offset, entry in enumerate(entries, start=1)
     )
     state = line.state
+    # Exact: this runs off the event loop, and a position the quick check cannot
+    # decide must still end the game when it is over.
+    outcome = state.outcome(exact=True)
     game.version += len(entries)
     game.moves_made += sum(1 for entry in entries if not (entry.get("undo") or entry.get("redo")))
     game.elapsed += min(max(now - game.last_active, timedelta(0)), IDLE_GAP)
     game.last_active = now
     game.score = state.score
-    if state.is_won:
-        game.status, game.finished = Game.Status.WON, now
-    elif state.is_over:
-        game.status, game.finished = Game.Status.LOST, now
-    else:
+    if outcome is None:
         game.status, game.finished = Game.Status.PLAYING, None
+    elif outcome.winner is not None:
+        game.status, game.finished = Game.Status.WON, now
+    else:
+        game.status, game.finished = Game.Status.LOST, now
     game.save()
     _announce(game, line)
 
@@ -264,7 +269,7 @@ def _announce(game: Game, line: Line) -> None:
 # ---------------------------------------------------------------- abandoning and deleting
 
 
-def abandon(actor: Actor, game_id: object, client_id: object = None) -> Snapshot:
+def abandon(actor: Actor, game_id: object) -> Snapshot:
     """Give the game up: it counts as lost in the statistics and can no longer change.
 
     A log entry records it, so the version moves on and every socket hears of it.

@@ -17,7 +17,8 @@ from games.core.actors import Actor
 from games.core.errors import Refused
 from games.core.transactions import writing
 from games.models import Deal, Game
-from games.solo import winnable
+from games.solo import play, winnable
+from games.solo.deals import dealt_state, keep_verdict_now
 from games.solo.history import current_line
 from games.solo.owners import find_game
 
@@ -28,6 +29,10 @@ def finished_deal_for(actor: Actor, game_id: object) -> Deal:
     :raises NotFound: when there is no such game or it belongs to someone else.
     :raises Refused: ``not_finished`` while the game is in play: the answer shows
         the hidden cards.
+
+    A lost game could be undone back into play, and then won with the line the answer
+    shows; so asking settles it first: it is abandoned (still lost in the statistics)
+    and can no longer change.
     """
     game = find_game(actor, game_id, lock=False)
     if game.status == Game.Status.PLAYING:
@@ -36,6 +41,8 @@ def finished_deal_for(actor: Actor, game_id: object) -> Deal:
             "once the game is over",
             "not_finished",
         )
+    if game.status == Game.Status.LOST:
+        game = play.abandon(actor, game_id).game
     deal: Deal = game.deal
     return deal
 
@@ -68,13 +75,6 @@ def keep_verdict(deal: Deal, verdict: winnable.Verdict) -> None:
     if verdict.proved and deal.verdict != verdict.to_dict():
         with writing():
             keep_verdict_now(deal, verdict)
-
-
-def keep_verdict_now(deal: Deal, verdict: winnable.Verdict) -> None:
-    """``keep_verdict`` inside the caller's transaction."""
-    deal.winnable = verdict.status == "solved"
-    deal.verdict = verdict.to_dict()
-    deal.save(update_fields=["winnable", "verdict"])
 
 
 def verdict_payload(deal: Deal, verdict: winnable.Verdict, views: bool = False) -> dict[str, Any]:

@@ -1,13 +1,43 @@
 /**
- * The home page: choose a game and its options (or a deal number) and deal; list the
- * player's saved games, newest first; show their statistics.
+ * The home page: one tap plays a game with the options last used, "Continue your game"
+ * leads, the daily deal, the full form (options, deal number), the saved games (resume,
+ * delete) and the statistics.
  *
  * Options are sent as the engine names them; the server validates them and its
- * error text is shown as is. This module knows the API, not the rules.
+ * error text is shown as is. Titles and option words come from the payload's
+ * `describe`. This module knows the API, not the rules.
  */
 
 import { api } from "./net.js";
-import { describeOptions, formatScore, formatTime, GAME_TITLES } from "./ui.js";
+import { confirmAction, formatScore, formatTime, optionsTextOf, titleOf, toast } from "./ui.js";
+
+const LAST_OPTIONS = "patience-last-options";
+
+function lastOptions() {
+  try {
+    return JSON.parse(localStorage.getItem(LAST_OPTIONS) || "{}") || {};
+  } catch {
+    return {};
+  }
+}
+
+function rememberOptions(game, options) {
+  try {
+    localStorage.setItem(LAST_OPTIONS, JSON.stringify({ ...lastOptions(), [game]: options }));
+  } catch {
+    /* private mode */
+  }
+}
+
+/** Options in words: the server's own when it described them, else their names. */
+function optionWords(item) {
+  const described = optionsTextOf(item);
+  if (described) return described;
+  return Object.entries(item.options || {})
+    .filter(([, value]) => value !== false && value != null)
+    .map(([name, value]) => (value === true ? name.replaceAll("_", " ") : `${name.replaceAll("_", " ")} ${value}`))
+    .join(" · ");
+}
 
 const form = document.getElementById("new-game");
 const errorBox = document.getElementById("deal-error");
@@ -85,15 +115,16 @@ form.addEventListener("submit", async (event) => {
   const body = { game, options: readOptions(game) };
   const winnable = form.elements.winnable.checked;
   if (winnable) body.winnable = true;
-  const dealText = winnable ? "" : form.elements.deal.value.trim().replace(/^#/, "");
+  const dealText = winnable ? "" : form.elements.deal.value.trim().replace(/^#/, "").replace(/[\s,]/g, "");
   if (dealText) {
-    if (!/^\d{1,15}$/.test(dealText)) {
-      errorBox.textContent = "A deal number is a whole number, such as 1234.";
+    if (!/^\d{1,16}$/.test(dealText) || !Number.isSafeInteger(Number(dealText))) {
+      errorBox.textContent = `A deal number is a whole number from 0 to ${Number.MAX_SAFE_INTEGER}, such as 1234.`;
       form.elements.deal.focus();
       return;
     }
     body.deal = Number(dealText);
   }
+  rememberOptions(game, body.options);
   const button = form.querySelector('button[type="submit"]');
   const busy = document.getElementById("deal-busy");
   button.disabled = true;
@@ -157,15 +188,16 @@ async function loadGames() {
   }
   // In-play games first (they are the ones to resume), each group newest first.
   const ordered = [...games.filter((g) => g.status === "playing"), ...games.filter((g) => g.status !== "playing")];
+  showContinue(ordered.find((g) => g.status === "playing"));
   const list = element("ul", { className: "games-list" });
   for (const game of ordered.slice(0, 12)) {
-    const options = describeOptions(game.game, game.options);
+    const options = optionWords(game);
     const details = [`Deal #${game.deal}`, `${game.moves_made ?? game.version} moves`, formatTime(game.elapsed || 0)];
     const when = ago(game.updated || game.created);
     if (when) details.push(when);
     const link = element("a", { href: game.url }, [
       element("span", { className: "what" }, [
-        element("strong", { textContent: `${GAME_TITLES[game.game] || game.game}${options ? ` · ${options}` : ""}` }),
+        element("strong", { textContent: `${titleOf(game)}${options ? ` · ${options}` : ""}` }),
         element("small", { textContent: details.join(" · ") }),
       ]),
       element("span", {
@@ -173,9 +205,123 @@ async function loadGames() {
         textContent: game.status === "playing" ? "Resume" : STATUS_WORDS[game.status] || game.status,
       }),
     ]);
-    list.append(element("li", {}, [link]));
+    const remove = element("button", {
+      type: "button",
+      className: "btn btn-ghost delete-game",
+      textContent: game.status === "playing" ? "Give up" : "Delete",
+    });
+    remove.setAttribute("aria-label", `${game.status === "playing" ? "Give up" : "Delete"} ${titleOf(game)} deal #${game.deal}`);
+    remove.addEventListener("click", () => removeGame(game));
+    list.append(element("li", {}, [link, remove]));
   }
   holder.replaceChildren(list);
+}
+
+/** Give up a game in play (it counts as lost), or delete a finished one from the list. */
+async function removeGame(game) {
+  const playing = game.status === "playing";
+  const sure = await confirmAction(playing ? "Give up this game?" : "Delete this game from your list?", {
+    confirm: playing ? "Give up" : "Delete",
+    detail: playing
+      ? "It counts as lost in your statistics and stays in your list."
+      : "It leaves your list; your statistics keep its result.",
+  });
+  if (!sure) return;
+  try {
+    if (playing) await api("POST", `/api/games/${game.id}/abandon`);
+    else await api("DELETE", `/api/games/${game.id}`);
+    toast(playing ? "Game given up." : "Game deleted.");
+  } catch (error) {
+    toast(error.message, "error");
+  }
+  loadGames();
+}
+
+/** "Continue your game", at the top, for the newest game in play. */
+function showContinue(game) {
+  const box = document.getElementById("continue");
+  if (!box) return;
+  box.hidden = !game;
+  if (!game) return;
+  const link = box.querySelector("a");
+  link.href = game.url;
+  const options = optionWords(game);
+  box.querySelector(".continue-what").textContent =
+    `${titleOf(game)}${options ? ` · ${options}` : ""} · deal #${game.deal} · ${game.moves_made ?? game.version} moves`;
+}
+
+// --- one tap: deal a game with the options last used ---------------------------------
+
+async function quickPlay(game, button) {
+  const options = lastOptions()[game] || readOptions(game);
+  button.disabled = true;
+  try {
+    const created = await api("POST", "/api/games", { game, options });
+    rememberOptions(game, options);
+    window.location.assign(created.url);
+  } catch (error) {
+    toast(error.message, "error");
+    button.disabled = false;
+  }
+}
+
+function paintQuickPlay() {
+  const remembered = lastOptions();
+  for (const button of document.querySelectorAll("[data-play]")) {
+    const game = button.dataset.play;
+    const note = button.querySelector("small");
+    if (note) note.textContent = remembered[game] ? "Your last options" : "Standard options";
+    button.addEventListener("click", () => quickPlay(game, button));
+  }
+}
+
+// --- the daily deal -----------------------------------------------------------------
+
+async function playDaily(game, button) {
+  const options = lastOptions()[game] || readOptions(game);
+  button.disabled = true;
+  try {
+    const query = new URLSearchParams({ game, options: JSON.stringify(options) });
+    const daily = await api("GET", `/api/daily?${query}`);
+    const created = daily.url
+      ? daily
+      : await api("POST", "/api/games", { game, options: daily.options || options, deal: daily.deal });
+    window.location.assign(created.url);
+  } catch (error) {
+    toast(error.status === 404 ? "The daily deal is not available on this server yet." : error.message, "error");
+    button.disabled = false;
+  }
+}
+
+async function loadDaily() {
+  const box = document.getElementById("daily");
+  if (!box) return;
+  for (const button of box.querySelectorAll("[data-daily]")) {
+    button.addEventListener("click", () => playDaily(button.dataset.daily, button));
+  }
+  const results = document.getElementById("daily-results");
+  try {
+    const query = new URLSearchParams({ game: "klondike", options: JSON.stringify(lastOptions().klondike || readOptions("klondike")) });
+    const daily = await api("GET", `/api/daily?${query}`);
+    box.querySelector(".daily-date").textContent = daily.date ? `Deal of ${daily.date}` : "";
+    const rows = daily.results || [];
+    if (!rows.length) {
+      const played = daily.played ? ` ${daily.played} played so far.` : "";
+      results.replaceChildren(
+        element("p", { className: "empty-note", textContent: `Nobody has won today's Klondike yet.${played}` }),
+      );
+      return;
+    }
+    const list = element("ol", { className: "daily-list" });
+    for (const row of rows.slice(0, 10)) {
+      const who = row.you ? `${row.player} (you)` : row.player;
+      list.append(element("li", { textContent: `${who}: ${row.moves} moves, ${formatTime(row.seconds || 0)}` }));
+    }
+    const best = daily.best ? `Today's best: ${daily.best.moves} moves in ${formatTime(daily.best.seconds || 0)}.` : "";
+    results.replaceChildren(...(best ? [element("p", { textContent: best })] : []), list);
+  } catch {
+    results.replaceChildren();
+  }
 }
 
 function percent(rate) {
@@ -238,8 +384,8 @@ async function loadStats() {
   ]);
   const body = element("tbody");
   for (const variant of stats.variants || []) {
-    const options = describeOptions(variant.game, variant.options);
-    const name = `${GAME_TITLES[variant.game] || variant.game}${options ? ` · ${options}` : ""}`;
+    const options = optionWords(variant);
+    const name = `${titleOf(variant)}${options ? ` · ${options}` : ""}`;
     body.append(statsRow(name, variant, variant.options && variant.options.scoring));
   }
   const table = element("table", { className: "stats-table" }, [
@@ -247,11 +393,13 @@ async function loadStats() {
     head,
     body,
   ]);
-  holder.replaceChildren(tiles, element("div", { style: "overflow-x:auto" }, [table]));
+  holder.replaceChildren(tiles, element("div", { className: "table-scroll" }, [table]));
 }
 
 prefill(new URLSearchParams(location.search));
 showOptionsFor(chosenGame());
 showWinnable();
+paintQuickPlay();
 loadGames();
 loadStats();
+loadDaily();

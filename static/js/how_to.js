@@ -16,5 +16,8 @@ const table = createTable(holder, {
   }),
   onMove: () => Promise.reject(new Error("This is only an example deal.")),
   onRefused: () => {},
+  // The figure is hidden from screen readers (the guide's words say it all), so none of
+  // its piles may take the focus either.
+  focusable: false,
 });
 table.set(view);

@@ -1,41 +1,44 @@
 /**
- * The play page (/play/<id>/): wires the table to the game's socket and the controls.
+ * The play page (/play/<id>/): wires the game's controller to its views.
  *
- * The page arrives with the game's current state embedded, draws it at once, then
- * follows the socket. Moves go out over the socket and are settled by the server;
- * the table only ever draws what the server sent. Hints, new deals and replays use
- * the HTTP API. After a lost game, "Was this winnable?" asks the server's solver; its
- * winning line is watched by drawing the views the server sends, one after another.
- *
- * This module knows the page's controls and the API; card drawing is table/'s job.
+ * The page arrives with the game's current state embedded and draws it at once; the
+ * controller (play/controller.js) then follows the socket. The views are the table
+ * (table/), the status bar (play/status.js), the result dialog (play/result.js), the
+ * solver's line (play/line.js), the connection notice and the settings. This module
+ * only connects them; it holds no rule and no game name.
  */
 
-import { api, GameSocket } from "./net.js";
+import { connectionNotice } from "./connection.js";
+import { createGameController } from "./play/controller.js";
+import { createLineView } from "./play/line.js";
+import { createResultView } from "./play/result.js";
+import { createStatusView } from "./play/status.js";
+import { onSettingsChange, openSettings, SPEEDS } from "./settings.js";
+import { play as playSound } from "./sound.js";
+import { setSpeed } from "./table/anim.js";
 import { createTable } from "./table/table.js";
-import { describeOptions, formatScore, formatTime, GAME_TITLES, toast } from "./ui.js";
-
-// The server counts at most this much of any pause between two changes as play time.
-const IDLE_GAP_S = 60;
-// Time between two moves of the solver's winning line.
-const LINE_STEP_MS = 450;
+import { confirmAction, optionsTextOf, shareLink, titleOf, toast } from "./ui.js";
+import { refusalSentence } from "./words.js";
 
 const $ = (id) => document.getElementById(id);
+const AUTOPLAY_MS = 160;
 
 function start() {
   const page = $("play");
   const initial = JSON.parse($("initial-game").textContent);
-  const gameId = initial.id;
-  let game = initial;
-  let clockBase = initial.elapsed || 0;
-  let clockAt = performance.now();
-  let announcedResult = initial.status !== "playing";
-
   const controls = {
     undo: $("undo"),
+    redo: $("redo"),
     hint: $("hint"),
     autofinish: $("autofinish"),
+    pause: $("pause"),
+    resume: $("resume"),
+    abandon: $("abandon"),
     newDeal: $("new-deal"),
     replay: $("replay"),
+    settings: $("open-settings"),
+    keys: $("open-keys"),
+    keysDialog: $("keys"),
     deal: $("deal"),
     timer: $("timer"),
     score: $("score"),
@@ -45,265 +48,152 @@ function start() {
     passesBox: $("passes-box"),
     message: $("game-message"),
     connection: $("connection"),
-    dialog: $("result"),
     winnableBox: $("winnable-box"),
     lineBar: $("line-bar"),
     lineStep: $("line-step"),
     linePlay: $("line-play"),
     lineBack: $("line-back"),
   };
-  // The solver's winning line while it is being watched: {views, step, timer}; else null.
-  let watching = null;
+  let autoplay = false;
+  let announcedResult = initial.status !== "playing";
 
-  // The table before the socket, which draws every state it receives on it.
-  const table = createTable($("table"), {
-    onMove: (move) =>
-      watching
-        ? Promise.reject(new Error("This is the solver's line. Press “Back to my game” to play."))
-        : socket.send({ type: "move", move }),
-    onRefused: (reason) => toast(reason, "error"),
-    onNotice: (text) => toast(text),
-    onUndo: undo,
-    onHint: hint,
-    onAutoFinish: () => {
-      if (!controls.autofinish.hidden) autoFinish();
-    },
-    onHelp: () => {
-      const help = document.querySelector(".keys-help");
-      help.open = true;
-      help.querySelector("summary").focus();
-    },
+  const showConnection = connectionNotice(controls.connection, {
+    waitingWords: "your moves will be sent when the connection is back.",
   });
-  const socket = new GameSocket(`/ws/games/${gameId}/`, {
-    onState: applyState,
+  const game = createGameController(initial, {
     onStatus: showConnection,
     onGone: () => {
       showMessage("This game belongs to another player or session. Go back to the home page to deal your own.");
       controls.connection.hidden = true;
     },
+    onMoved: () => {
+      showMessage("This game moved to your account in another tab.", { reload: true });
+      controls.connection.hidden = true;
+    },
     onProblem: (text) => toast(text, "error"),
   });
-  socket.version = initial.version;
 
-  table.set(initial.state);
-  paintStatus();
+  const table = createTable($("table"), {
+    onMove: (move) =>
+      line.active
+        ? Promise.reject(new Error("This is the solver's line. Press “Back to my game” to play."))
+        : game.move(move).then((answer) => {
+            playSound("place");
+            return answer;
+          }),
+    onRefused: (error, move, context) => {
+      playSound("refuse");
+      toast(refusalSentence(error, context), "error");
+    },
+    onNotice: (text) => toast(text),
+    onUndo: undo,
+    onRedo: redo,
+    onHint: hint,
+    onPause: togglePause,
+    onAutoFinish: () => {
+      if (!controls.autofinish.hidden) autoFinish();
+    },
+    onHelp: () => controls.keysDialog.showModal(),
+    description: initial.describe,
+    fill: true,
+  });
+  const status = createStatusView(controls);
+  const line = createLineView(controls, {
+    page,
+    show: (view) => table.set(view),
+    onBack: () => {
+      table.set(game.current.state, game.current.version);
+      if (game.current.status !== "playing") showResult(false);
+    },
+  });
+  const result = createResultView($("result"), {
+    onNew: () => deal(false),
+    onReplay: () => deal(true),
+    onUndo: undo,
+    onWatch: (views) => line.watch(views),
+    ask: () => game.winnable(),
+  });
 
-  function applyState(message) {
-    const before = game;
-    game = message;
-    clockBase = message.elapsed || 0;
-    clockAt = performance.now();
-    if (!watching) table.set(message.state);
-    paintStatus();
-    if (before.status === "playing" && message.status !== "playing" && !announcedResult) {
+  onSettingsChange((settings) => {
+    table.configure({ leftHanded: settings.leftHanded, cardSize: settings.cardSize });
+    setSpeed(SPEEDS[settings.speed] ?? 1);
+    autoplay = settings.autoplay;
+    maybeAutoplay();
+  });
+  const coarse = matchMedia("(pointer: coarse)");
+  table.configure({ touch: coarse.matches });
+  coarse.addEventListener("change", () => table.configure({ touch: coarse.matches }));
+
+  table.set(initial.state, initial.version);
+  status.paint(initial);
+
+  game.subscribe((next, before) => {
+    if (next.describe && next.describe !== before.describe) table.describe(next.describe);
+    if (!line.active) table.set(next.state, next.version);
+    status.paint(next);
+    if (before.status === "playing" && next.status !== "playing" && !announcedResult) {
       announcedResult = true;
+      if (next.status === "won") playSound("win");
       showResult(true);
-    } else if (message.status === "playing") {
+    } else if (next.status === "playing") {
       announcedResult = false;
       controls.message.hidden = true;
-      if (controls.dialog.open) controls.dialog.close();
+      result.close();
     }
-    if (message.state.can_auto_finish && !before.state.can_auto_finish && message.status === "playing") {
+    if (next.state.can_auto_finish && !before.state.can_auto_finish && next.status === "playing") {
       toast("Every card can go up now: press Auto-finish (A).");
     }
-  }
+    maybeAutoplay();
+  });
 
-  function elapsedNow() {
-    if (game.status !== "playing") return clockBase;
-    return clockBase + Math.min((performance.now() - clockAt) / 1000, IDLE_GAP_S);
-  }
-
-  function paintStatus() {
-    const view = game.state;
-    const scoring = game.options && game.options.scoring;
-    const score = game.score ?? view.score;
-    controls.scoreBox.hidden = score == null;
-    controls.score.textContent = formatScore(score, scoring);
-    controls.scoreBox.querySelector("dt").textContent = scoring === "vegas" ? "Vegas" : "Score";
-    controls.moves.textContent = String(game.moves_made ?? game.version);
-    controls.timer.textContent = formatTime(elapsedNow());
-    const playing = game.status === "playing";
-    controls.autofinish.hidden = !(playing && view.can_auto_finish);
-    // A lost game may be undone back into play. "can_undo" when the server says so;
-    // otherwise any change so far may be undone.
-    const undoable = playing || game.status === "lost";
-    controls.undo.disabled = !undoable || !(game.can_undo ?? game.version > 0);
-    controls.hint.disabled = !playing;
-    // Klondike with a limit on passes: how many times the waste may still be turned over.
-    const limited = game.game === "klondike" && game.options && game.options.passes != null;
-    controls.passesBox.hidden = !(limited && view.passes_left != null);
-    controls.passes.textContent = String(view.passes_left ?? "");
-    controls.winnableBox.hidden = !game.winnable;
-  }
-
-  function showMessage(text) {
-    controls.message.textContent = text;
+  function showMessage(text, { reload = false } = {}) {
+    controls.message.replaceChildren(text);
+    if (reload) {
+      const button = document.createElement("button");
+      button.type = "button";
+      button.className = "btn btn-primary";
+      button.textContent = "Reload";
+      button.addEventListener("click", () => location.reload());
+      controls.message.append(" ", button);
+    }
     controls.message.hidden = false;
   }
 
-  const RESULTS = {
-    won: {
-      title: "You won!",
-      text: () => `${GAME_TITLES[game.game]}, deal #${game.deal}, solved.`,
-      message: () => `You won this game in ${formatTime(game.elapsed || 0)}.`,
-    },
-    lost: {
-      title: "No more moves",
-      text: () => "Nothing left to play can change this deal. Undo a few moves, try it again, or deal a new one.",
-      message: () => "This game is lost: no move can change it any more. Undo to try another way.",
-    },
-    abandoned: {
-      title: "Game stopped",
-      text: () => "This game was stopped before it was finished.",
-      message: () => "This game was stopped.",
-    },
-  };
-
   function showResult(celebrate) {
-    const won = game.status === "won";
-    const result = RESULTS[game.status] || RESULTS.abandoned;
-    const dialog = controls.dialog;
-    dialog.classList.toggle("won", won);
-    dialog.querySelector("h2").textContent = result.title;
-    dialog.querySelector(".result-text").textContent = result.text();
-    dialog.querySelector(".r-undo").hidden = game.status !== "lost";
-    resetVerdict();
-    dialog.querySelector(".r-time").textContent = formatTime(game.elapsed || 0);
-    dialog.querySelector(".r-moves").textContent = String(game.moves_made ?? game.version);
-    const scoreRow = dialog.querySelector(".r-score-row");
-    const score = game.score ?? game.state.score;
-    scoreRow.hidden = score == null;
-    dialog.querySelector(".r-score").textContent = formatScore(score, game.options && game.options.scoring);
-    showMessage(result.message());
-    const open = () => {
-      if (dialog.open || game.status === "playing") return;
-      if (typeof dialog.showModal === "function") dialog.showModal();
-      else dialog.setAttribute("open", "");
-    };
-    const calm = matchMedia("(prefers-reduced-motion: reduce)").matches;
-    if (celebrate && won && !calm) {
-      // Let the last cards land, let the kings hop, then show the result.
-      setTimeout(() => table.celebrate(), 700);
-      setTimeout(open, 1900);
-    } else {
-      open();
-    }
+    const message = result.show(game.current, { celebrate, onCelebrate: () => table.celebrate() });
+    showMessage(message);
   }
 
-  function showConnection(status) {
-    // Only worry the player when a connection that worked is gone for a moment.
-    clearTimeout(showConnection.timer);
-    if (status === "open") {
-      controls.connection.hidden = true;
-      return;
-    }
-    showConnection.timer = setTimeout(() => {
-      controls.connection.hidden = false;
-      controls.connection.textContent = socket.pending
-        ? "Reconnecting… your moves will be sent when the connection is back."
-        : "Reconnecting…";
-    }, 1200);
+  /** With auto-play on, a card the server calls safe goes up by itself, as a normal move. */
+  function maybeAutoplay() {
+    const current = game.current;
+    if (!autoplay || line.active || status.paused || current.status !== "playing") return;
+    if (!current.safe_moves || !current.safe_moves.length || game.pending || table.pending) return;
+    const version = current.version;
+    setTimeout(() => {
+      const now = game.current;
+      if (now.version !== version || game.pending || table.pending || !autoplay || status.paused) return;
+      table.controller.attemptMove(now.safe_moves[0]);
+    }, AUTOPLAY_MS);
   }
 
-  // ---- "Was this winnable?" and the solver's winning line
-
-  let verdict = null;
-
-  function resetVerdict() {
-    const box = controls.dialog.querySelector(".r-verdict");
-    box.hidden = game.status !== "lost";
-    if (verdict) return; // already answered: the answer is about the deal, not the moves
-    box.querySelector(".r-ask").hidden = false;
-    box.querySelector(".r-ask").disabled = false;
-    box.querySelector(".r-answer").textContent = "";
-    box.querySelector(".r-watch").hidden = true;
-  }
-
-  const VERDICTS = {
-    solved: (answer) =>
-      `Yes. A solver that sees every card found a win from the deal in ${answer.moves.length} moves.`,
-    unsolvable: () => "No. A solver that sees every card proved that no way of playing this deal wins.",
-    unknown: () => "The solver could not decide within its few seconds. Nobody knows yet.",
-  };
-
-  async function askWinnable() {
-    const box = controls.dialog.querySelector(".r-verdict");
-    const ask = box.querySelector(".r-ask");
-    const answerText = box.querySelector(".r-answer");
-    ask.disabled = true;
-    ask.setAttribute("aria-busy", "true");
-    answerText.textContent = "Thinking… this can take a few seconds.";
-    try {
-      const answer = await api("GET", `/api/games/${gameId}/winnable?views=1`);
-      verdict = { answer };
-      ask.hidden = true;
-      answerText.textContent = (VERDICTS[answer.status] || VERDICTS.unknown)(answer);
-      box.querySelector(".r-watch").hidden = !(answer.status === "solved" && answer.views && answer.views.length);
-    } catch (error) {
-      answerText.textContent = error.message;
-      ask.disabled = false;
-    } finally {
-      ask.removeAttribute("aria-busy");
-    }
-  }
-
-  function watchLine() {
-    if (!verdict || !verdict.answer.views) return;
-    controls.dialog.close();
-    stopWatching(false);
-    watching = { views: verdict.answer.views, step: 0, timer: 0 };
-    controls.lineBar.hidden = false;
-    page.classList.add("watching");
-    showLineStep(0);
-    playLine();
-    controls.lineBack.focus();
-  }
-
-  function showLineStep(step) {
-    const { views } = watching;
-    watching.step = step;
-    table.set(views[step]);
-    const last = views.length - 1;
-    controls.lineStep.textContent =
-      step === 0
-        ? "The solver's winning line: the deal, before the first move."
-        : `The solver's winning line: move ${step} of ${last}${step === last ? ". Won." : "."}`;
-    if (step === last) pauseLine();
-  }
-
-  function playLine() {
-    if (!watching) return;
-    if (watching.step === watching.views.length - 1) showLineStep(0);
-    clearInterval(watching.timer);
-    watching.timer = setInterval(() => showLineStep(watching.step + 1), LINE_STEP_MS);
-    controls.linePlay.textContent = "Pause";
-  }
-
-  function pauseLine() {
-    clearInterval(watching.timer);
-    watching.timer = 0;
-    controls.linePlay.textContent = "Play";
-  }
-
-  function stopWatching(redraw = true) {
-    if (!watching) return;
-    clearInterval(watching.timer);
-    watching = null;
-    controls.lineBar.hidden = true;
-    page.classList.remove("watching");
-    if (redraw) table.set(game.state);
-  }
+  // ---- actions
 
   function undo() {
     if (controls.undo.disabled) return;
-    if (watching) stopWatching();
-    socket.send({ type: "undo" }).catch((error) => toast(error.message, "error"));
+    if (line.stop()) table.set(game.current.state, game.current.version);
+    game.undo().catch((error) => toast(refusalSentence(error), "error"));
+  }
+
+  function redo() {
+    if (controls.redo.disabled || controls.redo.hidden) return;
+    game.redo().catch((error) => toast(refusalSentence(error), "error"));
   }
 
   async function hint() {
     if (controls.hint.disabled) return;
     try {
-      const answer = await api("GET", `/api/games/${gameId}/hint`);
+      const answer = await game.hint();
       if (answer.move) table.showHint(answer.move);
       else toast("No useful move found. A new deal may be the way on.");
     } catch (error) {
@@ -315,78 +205,110 @@ function start() {
     // The server plays every card up; that can take a moment, so say so meanwhile.
     controls.autofinish.disabled = true;
     controls.autofinish.setAttribute("aria-busy", "true");
-    socket
-      .send({ type: "autofinish" })
-      .catch((error) => toast(error.message, "error"))
+    game
+      .autoFinish()
+      .catch((error) => toast(refusalSentence(error), "error"))
       .finally(() => {
         controls.autofinish.disabled = false;
         controls.autofinish.removeAttribute("aria-busy");
       });
   }
 
+  function togglePause() {
+    if (status.paused) {
+      status.resume();
+      page.classList.remove("paused");
+      $("paused").hidden = true;
+      controls.pause.setAttribute("aria-pressed", "false");
+      table.focus();
+      maybeAutoplay();
+      return;
+    }
+    if (controls.pause.disabled) return;
+    status.pause();
+    page.classList.add("paused");
+    $("paused").hidden = false;
+    controls.pause.setAttribute("aria-pressed", "true");
+    controls.resume.focus();
+  }
+
+  const inPlay = () => game.current.status === "playing" && (game.current.moves_made ?? game.current.version) > 0;
+
   async function deal(sameDeal) {
-    const body = { game: game.game, options: game.options };
-    if (sameDeal) body.deal = game.deal;
+    if (inPlay()) {
+      const sure = await confirmAction(sameDeal ? "Start this deal again?" : "Deal a new game?", {
+        confirm: sameDeal ? "Start again" : "Deal",
+        detail: "This game stays in your list; you can come back to it.",
+      });
+      if (!sure) return;
+    }
     try {
-      const created = await api("POST", "/api/games", body);
+      const created = await game.deal(sameDeal);
       window.location.assign(created.url);
     } catch (error) {
       toast(error.message, "error");
     }
   }
 
-  async function copyDeal() {
-    const params = new URLSearchParams({ game: game.game, deal: String(game.deal) });
-    const options = JSON.stringify(game.options || {});
-    if (options !== "{}") params.set("options", options);
-    const link = `${location.origin}/?${params}`;
+  async function abandon() {
+    const sure = await confirmAction("Give up this game?", {
+      confirm: "Give up",
+      detail: "It counts as lost in your statistics and cannot be played on.",
+    });
+    if (!sure) return;
     try {
-      await navigator.clipboard.writeText(link);
-      toast(`Link to deal #${game.deal} copied. Anyone can play this same deal from it.`);
-    } catch {
-      toast(`This is deal #${game.deal}. Type the number on the home page to play it again.`);
+      await game.abandon();
+      game.socket.raw({ type: "sync" });
+    } catch (error) {
+      toast(error.message, "error");
     }
   }
 
+  function shareDeal() {
+    const current = game.current;
+    const params = new URLSearchParams({ game: current.game, deal: String(current.deal) });
+    const options = JSON.stringify(current.options || {});
+    if (options !== "{}") params.set("options", options);
+    shareLink(`${location.origin}/?${params}`, {
+      title: `${titleOf(current)} deal #${current.deal}`,
+      what: `Link to deal #${current.deal}`,
+    });
+  }
+
+  // The "More" menu closes once an item is chosen, or on a click elsewhere.
+  const menu = page.querySelector(".more");
+  menu.querySelector(".menu").addEventListener("click", () => menu.removeAttribute("open"));
+  document.addEventListener("pointerdown", (event) => {
+    if (menu.open && !menu.contains(event.target)) menu.removeAttribute("open");
+  });
+
   controls.undo.addEventListener("click", undo);
+  controls.redo.addEventListener("click", redo);
   controls.hint.addEventListener("click", hint);
   controls.autofinish.addEventListener("click", autoFinish);
+  controls.pause.addEventListener("click", togglePause);
+  controls.resume.addEventListener("click", togglePause);
+  controls.abandon.addEventListener("click", abandon);
   controls.newDeal.addEventListener("click", () => deal(false));
   controls.replay.addEventListener("click", () => deal(true));
-  controls.deal.addEventListener("click", copyDeal);
-  controls.dialog.querySelector(".r-new").addEventListener("click", () => deal(false));
-  controls.dialog.querySelector(".r-replay").addEventListener("click", () => deal(true));
-  controls.dialog.querySelector(".r-close").addEventListener("click", () => controls.dialog.close());
-  controls.dialog.querySelector(".r-ask").addEventListener("click", askWinnable);
-  controls.dialog.querySelector(".r-watch").addEventListener("click", watchLine);
-  controls.linePlay.addEventListener("click", () => (watching && watching.timer ? pauseLine() : playLine()));
-  controls.lineBack.addEventListener("click", () => {
-    stopWatching();
-    if (game.status !== "playing") showResult(false);
-  });
-  controls.dialog.querySelector(".r-undo").addEventListener("click", () => {
-    controls.dialog.close();
-    undo();
-  });
+  controls.deal.addEventListener("click", shareDeal);
+  controls.settings.addEventListener("click", openSettings);
+  controls.keys.addEventListener("click", () => controls.keysDialog.showModal());
+  controls.keysDialog.querySelector(".k-close").addEventListener("click", () => controls.keysDialog.close());
 
-  setInterval(() => {
-    controls.timer.textContent = formatTime(elapsedNow());
-  }, 500);
-
-  // Last, once every constant above is initialised (RESULTS, VERDICTS...).
   if (initial.status !== "playing") showResult(false);
 
-  const title = `${GAME_TITLES[game.game]}${describeOptions(game.game, game.options) ? ` (${describeOptions(game.game, game.options)})` : ""}`;
-  page.setAttribute("aria-label", `${title}, deal ${game.deal}`);
+  const options = optionsTextOf(initial);
+  page.setAttribute("aria-label", `${titleOf(initial)}${options ? ` (${options})` : ""}, deal ${initial.deal}`);
   // For tests and the curious: the socket and table, read-only in spirit.
   window.patience = {
-    socket,
+    socket: game.socket,
     table,
     get game() {
-      return game;
+      return game.current;
     },
     get watching() {
-      return watching && { step: watching.step, steps: watching.views.length - 1 };
+      return line.progress;
     },
   };
 }

@@ -47,29 +47,78 @@ export function formatScore(score, scoring) {
   return String(score);
 }
 
-export const GAME_TITLES = {
-  klondike: "Klondike",
-  josephine: "Josephine",
-  casket: "Casket",
-  double: "Double Solitaire",
-};
+/**
+ * A game's title and options in words, from the payload's `describe` (the server's
+ * words); without one, the game's id is shown as it is.
+ */
+export function titleOf(game) {
+  const described = game && game.describe;
+  if (described && described.title) return described.title;
+  const name = (game && game.game) || "";
+  return name.charAt(0).toUpperCase() + name.slice(1);
+}
 
-/** "Draw 3 · 3 passes · Vegas" and the like, for lists and headings. */
-export function describeOptions(game, options = {}) {
-  const parts = [];
-  if (game === "klondike") {
-    parts.push(`Draw ${options.draw ?? 3}`);
-    if (options.passes != null) parts.push(options.passes === 1 ? "1 pass" : `${options.passes} passes`);
-    if (options.scoring === "vegas") parts.push("Vegas");
-    else if (options.scoring == null && "scoring" in options) parts.push("no score");
-    if (options.whole_sequences) parts.push("whole sequences");
-    if (options.any_card_in_space) parts.push("any card in a space");
-    if (options.foundation_to_tableau === false) parts.push("no moving back");
-    if (options.face_up) parts.push("all face up");
-  } else if (game === "casket" && options.hard) {
-    parts.push("hard");
-  } else if (game === "double" && options.same_deal) {
-    parts.push("same deal");
+export function optionsTextOf(game) {
+  const described = game && game.describe;
+  return (described && described.options_text) || "";
+}
+
+/** Ask before something that cannot be taken back; resolves true when confirmed. */
+export function confirmAction(question, { confirm = "Yes", cancel = "Cancel", detail = "" } = {}) {
+  return new Promise((resolve) => {
+    const dialog = document.createElement("dialog");
+    dialog.className = "confirm-dialog";
+    dialog.setAttribute("aria-labelledby", "confirm-title");
+    const title = document.createElement("h2");
+    title.id = "confirm-title";
+    title.textContent = question;
+    const text = document.createElement("p");
+    text.textContent = detail;
+    text.hidden = !detail;
+    const actions = document.createElement("div");
+    actions.className = "actions";
+    const no = document.createElement("button");
+    no.type = "button";
+    no.className = "btn";
+    no.textContent = cancel;
+    const yes = document.createElement("button");
+    yes.type = "button";
+    yes.className = "btn btn-primary";
+    yes.textContent = confirm;
+    actions.append(no, yes);
+    dialog.append(title, text, actions);
+    document.body.append(dialog);
+    let answer = false;
+    yes.addEventListener("click", () => {
+      answer = true;
+      dialog.close();
+    });
+    no.addEventListener("click", () => dialog.close());
+    dialog.addEventListener("close", () => {
+      dialog.remove();
+      resolve(answer);
+    });
+    dialog.showModal();
+    no.focus();
+  });
+}
+
+/** Share a link with the system's share sheet, or copy it when there is none. */
+export async function shareLink(url, { title = "", text = "", what = "Link" } = {}) {
+  if (navigator.share) {
+    try {
+      await navigator.share({ url, title, text });
+      return "shared";
+    } catch (error) {
+      if (error && error.name === "AbortError") return "cancelled";
+    }
   }
-  return parts.join(" · ");
+  try {
+    await navigator.clipboard.writeText(url);
+    toast(`${what} copied.`);
+    return "copied";
+  } catch {
+    toast(`${what}: ${url}`);
+    return "shown";
+  }
 }

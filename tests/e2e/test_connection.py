@@ -8,6 +8,8 @@ which is what a flaky network does to a real player.
 
 from __future__ import annotations
 
+import re
+
 from browser_support import api, click_pile, new_game, open_game, shown_version, shown_view, wait_for_version
 from playwright.sync_api import Page, expect
 
@@ -88,3 +90,52 @@ def test_a_move_whose_answer_was_lost_is_sent_again_and_applied_once(page: Page)
     assert game["version"] == 1
     assert game["state"]["piles"]["stock"] == stock - 1
     assert shown_view(page) == game["state"]
+
+
+# Swallow the page's next outgoing change (as a lossy network would), once.
+DROP_THE_NEXT_CHANGE = """() => {
+  const ws = window.patience.socket.ws;
+  const send = ws.send.bind(ws);
+  window.dropped = 0;
+  ws.send = (text) => {
+    if (window.dropped === 0 && JSON.parse(text).type === "move") { window.dropped = 1; return; }
+    send(text);
+  };
+}"""
+
+# Nothing reaches the server any more, though the socket looks open.
+BLACKHOLE = """() => {
+  const ws = window.patience.socket.ws;
+  window.realSend = ws.send.bind(ws);
+  ws.send = () => {};
+}"""
+
+
+def test_an_unanswered_move_is_sent_again_with_the_same_id(page: Page) -> None:
+    created = new_game(page, "klondike", OPEN_KLONDIKE, deal=4323)
+    open_game(page, created["url"])
+    stock = shown_view(page)["piles"]["stock"]
+    page.evaluate(DROP_THE_NEXT_CHANGE)
+    click_pile(page, "stock")
+    page.wait_for_function("window.dropped === 1")
+    # After about 2.5 s without an answer the socket sends it again, and it is applied once.
+    wait_for_version(page, 1)
+    assert page.evaluate("window.patience.socket.pending") == 0
+    status, game = api(page, "GET", f"/api/games/{created['id']}")
+    assert game["version"] == 1 and game["state"]["piles"]["stock"] == stock - 1
+
+
+def test_a_move_waiting_long_says_reconnecting_and_a_dead_socket_is_replaced(page: Page) -> None:
+    created = new_game(page, "klondike", OPEN_KLONDIKE, deal=4324)
+    open_game(page, created["url"])
+    first = page.evaluate_handle("window.patience.socket.ws")
+    page.evaluate(BLACKHOLE)
+    click_pile(page, "stock")
+    # After about 5 s the player is told.
+    expect(page.locator("#connection")).to_have_text(re.compile("Reconnecting"), timeout=9000)
+    # The heartbeat finds the socket dead (nothing answers its ping) and opens another;
+    # the draw then goes through it.
+    page.evaluate("window.patience.socket.heardAt = performance.now() - 60000")
+    wait_for_version(page, 1)
+    assert page.evaluate("(old) => window.patience.socket.ws !== old", first)
+    expect(page.locator("#connection")).to_be_hidden()

@@ -40,6 +40,15 @@ OPEN_KLONDIKE = {"draw": 1, "face_up": True, "foundation_to_tableau": False}
 AUTO_FINISH_MS = 60_000
 
 
+SUIT_SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
+
+
+def symbols(card: str) -> str:
+    """"10S" -> "10♠", as the page names cards."""
+    rank = card[:-1].replace("T", "10")
+    return f"{rank}{SUIT_SYMBOLS[card[-1]]}"
+
+
 def card_moves(view: dict[str, Any]) -> list[dict[str, Any]]:
     """Legal moves that carry cards (not draws or turning the waste over)."""
     return [m for m in view["moves"] if "stock" not in (m["from"], m["to"])]
@@ -206,15 +215,20 @@ def test_an_illegal_drop_slides_back_and_shows_the_servers_reason(page: Page) ->
     card = card_locator(page, source, index)
     home = card.bounding_box()
 
+    moving, onto = view["piles"][source][-1], view["piles"][target][-1]
     drag(page, source, index, target)
     toast = page.locator(".toast.error")
     expect(toast).to_be_visible()
-    # The words are the engine's: the API gives the same reason for the same move.
+    # The engine keeps its code; the page says it in words, naming both cards with
+    # their suit symbols and giving the rule's reason.
     status, refusal = api(
         page, "POST", f"/api/games/{created['id']}/moves", {"move": {"from": source, "to": target}}
     )
     assert status == 409
-    expect(toast).to_have_text(refusal["error"])
+    assert refusal["code"] == "tableau"
+    expect(toast).to_have_text(
+        f"The {symbols(moving)} can't go on the {symbols(onto)}: build down in alternating colours."
+    )
     wait_until_settled(page)
     assert card.bounding_box() == home
     assert shown_version(page) == 0

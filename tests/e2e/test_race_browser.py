@@ -199,9 +199,9 @@ def test_two_friends_race_from_the_home_page_to_the_result(server: dict[str, Any
     ana.wait_for_timeout(500)
     expect(card(ben, "p2.t3", "JC")).to_have_count(1)
 
-    # Ana resigns (a second click confirms); both see the result with both counts.
+    # Ana resigns (a dialog asks first); both see the result with both counts.
     ana.click("#resign")
-    ana.click("#resign")
+    ana.locator("dialog.confirm-dialog").get_by_role("button", name="Resign").click()
     expect(ana.locator("#result")).to_be_visible()
     expect(ben.locator("#result")).to_be_visible()
     expect(ben.locator("#result-title")).to_have_text("You won!")
@@ -214,3 +214,57 @@ def test_two_friends_race_from_the_home_page_to_the_result(server: dict[str, Any
     assert errors == []
     ana_context.close()
     ben_context.close()
+
+
+def card_width(page: Page, pile_prefix: str) -> float:
+    return float(
+        page.evaluate(
+            "(p) => Math.max(...[...document.querySelectorAll(`.card[data-pile^='${p}']`)]"
+            ".map(c => c.getBoundingClientRect().width))",
+            pile_prefix,
+        )
+    )
+
+
+def test_a_race_on_phones_gives_your_own_layout_the_screen(server: dict[str, Any], browser: Browser) -> None:
+    base = server["url"]
+    phone = {"viewport": {"width": 390, "height": 844}, "has_touch": True, "is_mobile": True}
+    ana_context = browser.new_context(**phone)
+    ben_context = browser.new_context(**phone)
+    try:
+        ana, ben = ana_context.new_page(), ben_context.new_page()
+        ana.goto(base + "/")
+        ana.fill("#race-name", "Ana")
+        ana.click("#race-create button[type=submit]")
+        ana.wait_for_url("**/races/*/")
+        ben.goto(ana.input_value("#invite-link"))
+        ben.fill("#join-name", "Ben")
+        ben.click("#join button[type=submit]")
+        expect(ben.locator("#ready")).to_be_visible()
+        ana.click("#ready")
+        ben.click("#ready")
+        for page in (ana, ben):
+            expect(page.locator("#race")).to_have_attribute("data-status", "playing", timeout=15_000)
+        page = ana
+        page.wait_for_timeout(300)
+        # The header folds away during play; the opponent is a line of figures and a strip.
+        expect(page.locator(".site-header")).to_be_hidden()
+        expect(page.locator("#opponent-summary")).to_be_visible()
+        expect(page.locator("#opponent-summary .summary-text")).to_contain_text("Ben")
+        own, theirs = card_width(page, "p1."), card_width(page, "p2.")
+        assert own > 2.5 * theirs, f"own cards {own}px, the opponent's {theirs}px"
+        scroll = page.evaluate(
+            "[document.documentElement.scrollWidth - innerWidth, document.documentElement.scrollHeight - innerHeight]"
+        )
+        assert scroll[0] <= 0 and scroll[1] <= 0, scroll
+        if os.environ.get("SHOTS"):
+            page.screenshot(path=str(Path(os.environ["SHOTS"]) / "race-390x844.png"))
+        # Their whole layout is one tap away.
+        page.locator("#opponent-summary").get_by_role("button", name="Show their cards").click()
+        page.wait_for_timeout(300)
+        assert card_width(page, "p2.") > theirs
+        if os.environ.get("SHOTS"):
+            page.screenshot(path=str(Path(os.environ["SHOTS"]) / "race-390x844-expanded.png"))
+    finally:
+        ana_context.close()
+        ben_context.close()

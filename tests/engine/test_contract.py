@@ -67,7 +67,9 @@ def check_error(error: ValueError, state: Any) -> None:
     assert str(error).strip()
     visible = {text for text in strings_in(state.view()) if CARD_TEXT.fullmatch(text.split(":")[0])}
     visible = {text.split(":")[0] for text in visible}
-    shown = {text for text in strings_in(error.data) if CARD_TEXT.fullmatch(text)}
+    # A stale move's "expected" only echoes what the mover sent.
+    public = {key: value for key, value in error.data.items() if key != "expected"}
+    shown = {text for text in strings_in(public) if CARD_TEXT.fullmatch(text)}
     assert shown <= visible, f"{error.code} names cards the player cannot see: {shown - visible}"
 
 
@@ -144,6 +146,67 @@ def test_errors_survive_pickling_with_their_code_and_data() -> None:
     again = pickle.loads(pickle.dumps(error))
     assert type(again) is solitaire.StaleMove
     assert (again.code, again.data, str(again)) == ("stale", error.data, "gone")
+
+
+# One position per code: (code, game, options, position, move).
+EXAMPLES: list[tuple[str, str, dict[str, Any], dict[str, Any], dict[str, Any]]] = [
+    ("bad_move", "klondike", {}, {}, {"from": "t1", "to": "f1", "count": 1.0}),
+    ("unknown_pile", "klondike", {}, {}, mv("t9", "f1")),
+    ("not_your_pile", "double", {}, {"p1.t1": ["9H"], "p2.t1": ["10S"]}, mv("p1.t1", "p2.t1")),
+    ("no_such_move", "klondike", {}, {"stock": ["2c"]}, mv("stock", "t1")),
+    ("count", "klondike", {}, {"stock": ["2c", "3c"]}, mv("stock", "waste", 2)),
+    ("empty", "klondike", {}, {"t1": ["KS"]}, mv("waste", "f1")),
+    ("stock_not_empty", "klondike", {}, {"stock": ["2c"], "waste": ["3D"]}, mv("waste", "stock")),
+    ("no_more_passes", "klondike", {"passes": 1}, {"waste": ["3D"]}, mv("waste", "stock")),
+    ("face_down", "klondike", {}, {"t1": ["5h", "9S"], "t2": ["10H"]}, mv("t1", "t2", 2)),
+    ("onto_face_down", "klondike", {}, {"t1": ["9S"], "t2": ["10h"]}, mv("t1", "t2")),
+    ("not_a_run", "klondike", {}, {"t1": ["9S", "8S"], "t2": ["10H"]}, mv("t1", "t2", 2)),
+    (
+        "whole_sequence",
+        "klondike",
+        {"whole_sequences": True},
+        {"t1": ["10S", "9H"], "t2": ["10C"]},
+        mv("t1", "t2"),
+    ),
+    (
+        "no_return",
+        "klondike",
+        {"foundation_to_tableau": False},
+        {"f1": ["AH", "2H"], "t1": ["3S"]},
+        mv("f1", "t1"),
+    ),
+    ("space", "klondike", {}, {"t1": ["QH"]}, mv("t1", "t2")),
+    ("tableau", "klondike", {}, {"t1": ["2S"], "t2": ["5H"]}, mv("t1", "t2")),
+    ("foundation", "klondike", {}, {"t1": ["JH"]}, mv("t1", "f1")),
+    (
+        "foundation_taken",
+        "double",
+        {},
+        {"f1": ["AH:2", "2H:2"], "p1.t1": ["2H"], "p2.t1": ["KC"]},
+        mv("p1.t1", "f1"),
+    ),
+    ("race_over", "double", {}, {"p2.t1": ["KC"]}, mv("p2.t1", "p2.t2")),
+    ("occupied", "casket", {}, {"lid1": ["5H"], "t1": ["9C"]}, mv("t1", "lid1")),
+    ("lid_closed", "casket", {}, {"jewels": ["2c", "3D"], "t1": ["9C"]}, mv("t1", "lid1")),
+    ("lid_closed", "casket", {"hard": True}, {"t1": ["9C"]}, mv("t1", "lid1")),
+    ("cards_not_allowed", "klondike", {}, {"waste": ["3D"]}, {**mv("waste", "stock"), "cards": ["3D"]}),
+    ("stale", "klondike", {}, {"t1": ["3D"]}, {**mv("t1", "f1"), "cards": ["AD"]}),
+]
+
+
+def test_every_documented_code_has_an_example() -> None:
+    assert {example[0] for example in EXAMPLES} == set(ERROR_CODES)
+
+
+@pytest.mark.parametrize(("code", "game", "options", "position", "move"), EXAMPLES)
+def test_each_code_comes_with_its_data(
+    code: str, game: str, options: dict[str, Any], position: dict[str, Any], move: dict[str, Any]
+) -> None:
+    state = solitaire.load(game, position, **options)
+    with pytest.raises(solitaire.MoveError) as info:
+        state.apply(move)
+    assert info.value.code == code, str(info.value)
+    check_error(info.value, state)
 
 
 @pytest.mark.parametrize("case", OPTION_SETS, ids=label)

@@ -19,6 +19,7 @@ pytestmark = pytest.mark.django_db
 GAME_FIELDS = {
     "id", "url", "game", "options", "deal", "version", "status", "score", "elapsed",
     "moves_made", "winnable", "created", "updated", "state", "can_undo", "can_redo",
+    "describe", "safe_moves",
 }  # fmt: skip
 
 
@@ -192,7 +193,9 @@ def test_the_games_list_is_newest_first_without_states(client: Client) -> None:
     ids = [new_game(client, deal=n)["id"] for n in (1, 2, 3)]
     games = client.get("/api/games").json()["games"]
     assert [g["id"] for g in games] == ids[::-1]
-    assert all(set(g) == GAME_FIELDS - {"state", "can_undo", "can_redo"} for g in games)
+    assert all(
+        set(g) == GAME_FIELDS - {"state", "can_undo", "can_redo", "describe", "safe_moves"} for g in games
+    )
 
 
 def test_statistics_follow_the_caller(client: Client) -> None:

@@ -142,3 +142,12 @@ def test_joining_is_refused_to_the_creator_a_third_player_and_a_wrong_token(ana:
     lobby.join_race(ben, race.pk, race.invite_token, "Ben")
     assert not lobby.join_race(ben, race.pk, race.invite_token, "Ben").applied
     assert refusal(lobby.join_race, Actor(token="carla"), race.pk, race.invite_token, "Carla") == "race_full"
+
+
+def test_a_move_naming_cards_no_longer_there_is_stale(ana: Actor, ben: Actor) -> None:
+    race_id = started_race(ana, ben, near_the_end())
+    stale = solitaire.Move("p1.t3", "f1", 1, ("QC",))
+    assert refusal(play.play_move, ana, race_id, stale) == "stale"
+    named = solitaire.Move("p1.t3", "f1", 1, ("JC",))
+    assert play.play_move(ana, race_id, named).applied
+    assert RaceMove.objects.get(race_id=race_id).move == {"from": "p1.t3", "to": "f1", "count": 1}

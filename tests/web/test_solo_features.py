@@ -217,3 +217,42 @@ def test_a_game_that_moved_to_an_account_says_so_to_its_old_session(ana: Actor) 
         play.get_game_for(Actor(token="someone-else"), dealt.game.pk)
     assert stranger.value.code == "not_found"
     assert play.get_game_for(Actor(user_id=user.pk), dealt.game.pk).game.pk == dealt.game.pk
+
+
+# ------------------------------------------------------------------ the engine's words
+
+
+def test_a_move_naming_cards_no_longer_on_top_is_stale_and_moves_nothing(client: Client) -> None:
+    game = post(client, "/api/games", {"game": "klondike", "options": {"draw": 1}, "deal": 7}).json()
+    url = f"/api/games/{game['id']}/moves"
+    drawn = post(client, url, {"move": {"from": "stock", "to": "waste"}}).json()
+    top = drawn["state"]["piles"]["waste"][-1]
+    post(client, url, {"move": {"from": "stock", "to": "waste"}})
+    stale = post(client, url, {"move": {"from": "waste", "to": "t1", "cards": [top]}})
+    assert (stale.status_code, stale.json()["code"]) == (409, "stale")
+    assert stale.json()["data"]["expected"] == [top]
+    assert client.get(f"/api/games/{game['id']}").json()["version"] == 2
+
+
+def test_errors_carry_the_engines_code_and_public_data(client: Client) -> None:
+    game = post(client, "/api/games", {"game": "klondike", "options": {"draw": 1}, "deal": 7}).json()
+    url = f"/api/games/{game['id']}/moves"
+    unknown = post(client, url, {"move": {"from": "t9", "to": "f1"}})
+    assert (unknown.status_code, unknown.json()["code"], unknown.json()["data"]) == (
+        400,
+        "unknown_pile",
+        {"pile": "t9"},
+    )
+    malformed = post(client, url, {"move": {"from": "t1", "to": "f1", "count": 1.0}})
+    assert (malformed.status_code, malformed.json()["code"]) == (400, "bad_move")
+
+
+def test_the_game_object_describes_the_game_and_its_safe_moves(client: Client) -> None:
+    game = post(client, "/api/games", {"game": "klondike", "options": {"draw": 1}, "deal": 7}).json()
+    assert game["describe"]["title"] == "Klondike"
+    assert game["describe"]["piles"]["t1"]["fills"] == "king"
+    assert set(game["describe"]["piles"]) == set(game["state"]["piles"])
+    legal = [(m["from"], m["to"]) for m in game["state"]["moves"]]
+    assert all((m["from"], m["to"]) in legal for m in game["safe_moves"])
+    race = post(client, "/api/races", {"name": "Ana"}).json()
+    assert race["describe"]["players"] == 2

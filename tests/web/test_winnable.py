@@ -27,7 +27,7 @@ pytestmark = pytest.mark.django_db
 
 ONE_PASS = {"draw": 1, "passes": 1}
 UNWINNABLE, WINNABLE = 42, 1  # Klondike, ONE_PASS
-JOSEPHINE_WINNABLE = 50
+JOSEPHINE_WINNABLE = 1  # under the engine's options {"whole_sequences": false}
 
 
 @pytest.fixture(autouse=True)
@@ -63,18 +63,27 @@ def session_actor(client: Client) -> Actor:
 
 
 def draw_until_lost(actor: Actor, game_id: int) -> None:
-    """Only draw from the stock (and turn the waste over) until the engine calls it lost."""
+    """Only draw from the stock (and turn the waste over) until the engine calls it lost;
+    a game that drawing alone cannot lose (a card on the waste could still go up) is
+    abandoned once the stock is spent. Either way the game is over."""
     for _ in range(300):
         snapshot = solo_play.get_game_for(actor, game_id)
         if snapshot.game.status != Game.Status.PLAYING:
             break
         move = next(
-            m
-            for m in snapshot.state.legal_moves()
-            if m.source == "stock" or (m.source, m.target) == ("waste", "stock")
+            (
+                m
+                for m in snapshot.state.legal_moves()
+                if m.source == "stock" or (m.source, m.target) == ("waste", "stock")
+            ),
+            None,
         )
+        if move is None:
+            solo_play.abandon(actor, game_id)
+            break
         apply_action(game_id, actor, {"type": "move", "move": move.to_dict()})
-    assert solo_play.get_game_for(actor, game_id).game.status == Game.Status.LOST
+    status = solo_play.get_game_for(actor, game_id).game.status
+    assert status in (Game.Status.LOST, Game.Status.ABANDONED)
 
 
 def lost_game(client: Client, game_name: str, options: dict[str, Any], deal: int) -> dict[str, Any]:
@@ -248,3 +257,19 @@ def test_a_won_game_may_ask_too(client: Client, monkeypatch: pytest.MonkeyPatch)
     assert client.get(f"/api/games/{game['id']}").json()["status"] == "won"
     answer = client.get(f"/api/games/{game['id']}/winnable").json()
     assert (answer["status"], answer["moves"]) == ("solved", line)
+
+
+def test_a_lost_game_that_saw_its_winning_line_cannot_be_undone_into_play(client: Client) -> None:
+    """Lose on purpose, ask for the winning line, undo back to the deal and play the
+    line: asking settles the lost game, so the undo is refused and no win is counted."""
+    game = lost_game(client, "klondike", ONE_PASS, UNWINNABLE)
+    assert client.get(f"/api/games/{game['id']}").json()["status"] == "lost"
+    assert post(client, f"/api/games/{game['id']}/undo", {}).status_code == 200  # still allowed
+    draw_until_lost(session_actor(client), game["id"])
+    answer = client.get(f"/api/games/{game['id']}/winnable").json()
+    assert answer["status"] in ("solved", "unsolvable")
+    settled = client.get(f"/api/games/{game['id']}").json()
+    assert (settled["status"], settled["can_undo"]) == ("abandoned", False)
+    refused = post(client, f"/api/games/{game['id']}/undo", {})
+    assert (refused.status_code, refused.json()["code"]) == (409, "game_over")
+    assert client.get("/api/stats").json()["overall"]["won"] == 0

@@ -1,32 +1,43 @@
 /**
- * The race page (/races/<id>/, and the invite and watch links): the waiting room, the
- * 3-2-1, the race itself and its result, all driven by the race's socket.
+ * The race page (/races/<id>/, and the invite and watch links): wires the race's
+ * controller (race/controller.js) to its views: the table, the players and status
+ * (race/panels.js), the result (race/result.js), the connection notice and settings.
  *
- * The page arrives with the race as the server lets this visitor see it (their own
- * seat's view, or a spectator's) and draws it at once; the socket then brings every
- * change, the countdown, the opponent's presence and the end. Moves go out over the
- * socket and the server settles them: a card refused (say, its foundation spot was
- * just taken) slides back and the server's words are shown.
- *
- * This module knows the page's controls and the races API; drawing and moving cards
- * is table/'s job, and it never decides whether a move is legal.
+ * The page arrives with the race as the server lets this visitor see it and draws it
+ * at once; the socket then brings every change, the countdown, the opponent's presence
+ * and the end. It never decides whether a move is legal.
  */
 
-import { api, GameSocket } from "../net.js";
+import { connectionNotice } from "../connection.js";
+import { onSettingsChange, openSettings, SPEEDS } from "../settings.js";
+import { play as playSound } from "../sound.js";
+import { setSpeed } from "../table/anim.js";
 import { createTable } from "../table/table.js";
-import { toast } from "../ui.js";
+import { confirmAction, shareLink, toast } from "../ui.js";
+import { refusalSentence } from "../words.js";
+import { createRaceController } from "./controller.js";
+import {
+  createBanner,
+  createCountdown,
+  paintControls,
+  paintOffer,
+  paintPlayers,
+  paintSummary,
+  paintWaiting,
+  statusWords,
+} from "./panels.js";
+import { paintRematch, showResult } from "./result.js";
+import { nameOf, player, seated, topSeat } from "./who.js";
 
 const $ = (id) => document.getElementById(id);
-const RESIGN_CONFIRM_MS = 4000;
+// A phone held upright shows the opponent as a compact strip and a line of figures.
+const PHONE = "(max-width: 700px) and (orientation: portrait), (max-height: 500px)";
 
 function start() {
-  let race = JSON.parse($("initial-race").textContent);
+  const initial = JSON.parse($("initial-race").textContent);
   const page = JSON.parse($("race-page").textContent);
-  const raceId = race.id;
-  let socket = null;
   let resultShownFor = null;
-  let resignArmed = 0;
-  let countdownTimer = 0;
+  let expanded = false;
 
   const el = {
     root: $("race"),
@@ -48,328 +59,127 @@ function start() {
     connection: $("connection"),
     dialog: $("result"),
     rematch: $("rematch"),
+    summary: $("opponent-summary"),
+    keysDialog: $("keys"),
   };
+  const banner = createBanner(el);
+  const showConnection = connectionNotice(el.connection, { offlineWords: "the race goes on without you meanwhile." });
+
+  const race = createRaceController(initial, page, {
+    onStatus: showConnection,
+    onGone: () => {
+      banner.show("This race is not available to you.");
+      el.connection.hidden = true;
+    },
+    onMoved: () => {
+      banner.show("This race moved to your account in another tab. Reload to carry on.");
+      el.connection.hidden = true;
+    },
+    onMessage,
+    onProblem: (text) => toast(text, "error"),
+  });
+  const current = () => race.current;
 
   const table = createTable($("table"), {
-    onMove: (move) => socket.send({ type: "move", move }),
-    onRefused: (reason) => toast(reason, "error"),
+    onMove: (move) =>
+      race.move(move).then((answer) => {
+        playSound("place");
+        return answer;
+      }),
+    onRefused: (error, move, context) => {
+      playSound("refuse");
+      toast(refusalSentence(error, { ...context, ownerName: (seat) => (seat === current().seat ? "you" : nameOf(current(), seat)) }), "error");
+    },
     onNotice: (text) => toast(text),
-    onHelp: () => {
-      const help = document.querySelector(".keys-help");
-      help.open = true;
-      help.querySelector("summary").focus();
+    onHelp: () => el.keysDialog.showModal(),
+    description: initial.describe,
+    fill: true,
+  });
+  const countdown = createCountdown(el, {
+    onGo: () => {
+      if (seated(current())) table.controller.setFocus(`p${current().seat}.stock`);
     },
   });
 
-  // --- who is who --------------------------------------------------------------------
-
-  const seated = () => race.seat === 1 || race.seat === 2;
-  const bottomSeat = () => (seated() ? race.seat : 1);
-  const topSeat = () => 3 - bottomSeat();
-  const player = (seat) => race.players.find((p) => p.seat === seat) || null;
-  const nameOf = (seat) => {
-    const p = player(seat);
-    if (p) return p.name;
-    return seat === 2 ? "Your friend" : "Player 1";
-  };
-  /** "you" for the viewer's own seat, the player's name otherwise. */
-  const called = (seat) => (seat === race.seat ? "you" : nameOf(seat));
-
-  // --- the socket --------------------------------------------------------------------
-
-  function openSocket() {
-    const query = page.token ? `?token=${encodeURIComponent(page.token)}` : "";
-    socket = new GameSocket(`/ws/races/${raceId}/${query}`, {
-      onState: applyState,
-      onStatus: showConnection,
-      onGone: () => {
-        showBanner("This race is not available to you.");
-        el.connection.hidden = true;
-      },
-      onMessage,
-      onProblem: (text) => toast(text, "error"),
-    });
-    socket.version = race.version;
+  onSettingsChange((settings) => {
+    table.configure({ leftHanded: settings.leftHanded, cardSize: settings.cardSize });
+    setSpeed(SPEEDS[settings.speed] ?? 1);
+  });
+  const phone = matchMedia(PHONE);
+  const coarse = matchMedia("(pointer: coarse)");
+  function fitToScreen() {
+    const compact = phone.matches && !expanded;
+    table.configure({ touch: coarse.matches, compactOpponent: compact });
+    el.root.classList.toggle("phone", phone.matches);
+    el.summary.hidden = !phone.matches;
+    el.summary.querySelector("button").textContent = expanded ? "Smaller" : "Show their cards";
+    el.summary.querySelector("button").setAttribute("aria-expanded", String(expanded));
   }
+  phone.addEventListener("change", fitToScreen);
+  coarse.addEventListener("change", fitToScreen);
+  el.summary.querySelector("button").addEventListener("click", () => {
+    expanded = !expanded;
+    fitToScreen();
+  });
 
-  function applyState(message) {
-    const before = race;
-    race = message;
-    table.set(message.state);
+  race.subscribe((next, before) => {
+    if (next.describe && next.describe !== before.describe) table.describe(next.describe);
+    if (next.state !== before.state) table.set(next.state, next.version);
     paint(before);
-  }
+  });
 
   function onMessage(message) {
-    if (message.type === "countdown") showCountdown(String(message.seconds));
-    else if (message.type === "start") showCountdown("Go!", true);
+    if (message.type === "countdown") countdown.show(String(message.seconds));
+    else if (message.type === "start") countdown.show("Go!", true);
     else if (message.type === "presence") onPresence(message);
     else if (message.type === "finished") {
-      race = { ...race, status: "finished", result: message.result, seed: message.seed };
-      showResult();
+      race.replace({ ...current(), status: "finished", result: message.result, seed: message.seed });
     }
   }
 
   function onPresence({ seat, connected }) {
-    const p = player(seat);
+    const r = current();
+    const p = player(r, seat);
     if (p) p.connected = connected;
     paint();
-    if (seat === race.seat) return;
-    if (race.status === "finished") return;
+    if (seat === r.seat || r.status === "finished") return;
     if (!connected) {
-      showBanner(`${nameOf(seat)} has lost the connection. The race goes on; they can come back.`, "away");
+      banner.show(`${nameOf(r, seat)} has lost the connection. The race goes on; they can come back.`, "away");
     } else {
-      if (el.banner.dataset.kind === "away") hideBanner();
-      if (race.status !== "waiting") toast(`${nameOf(seat)} is back.`);
-    }
-  }
-
-  // --- painting ----------------------------------------------------------------------
-
-  function paintPlayer(box, seat) {
-    const p = player(seat);
-    box.className = `race-player seat-${seat}`;
-    box.classList.toggle("away", !!p && !p.connected && seat !== race.seat && race.status !== "finished");
-    box.classList.toggle("missing", !p);
-    box.querySelector(".name").textContent = p ? p.name : "waiting…";
-    let tag = "";
-    if (seat === race.seat) tag = "(you)";
-    else if (p && !p.connected && race.status !== "finished") tag = "(away)";
-    box.querySelector(".tag").textContent = tag;
-    const count = p ? p.contribution : 0;
-    const counter = box.querySelector(".count");
-    if (counter.textContent !== String(count)) {
-      counter.textContent = String(count);
-      counter.classList.remove("bump");
-      void counter.offsetWidth; // restart the little bump animation
-      counter.classList.add("bump");
-    }
-    box.setAttribute("aria-label", `${p ? p.name : "Empty seat"}${seat === race.seat ? " (you)" : ""}: ${count} cards on the foundations`);
-  }
-
-  function paintPlayers() {
-    paintPlayer(el.me, bottomSeat());
-    paintPlayer(el.them, topSeat());
-  }
-
-  function statusWords() {
-    const both = race.players.length === 2;
-    switch (race.status) {
-      case "waiting":
-        if (!both) return seated() ? "Waiting for your friend to join" : "Waiting for a second player";
-        return "Waiting for both players to be ready";
-      case "countdown":
-        return "Get ready…";
-      case "playing":
-        return seated() ? "Race on! No undo." : "Watching the race live";
-      default:
-        return resultHeadline();
+      if (banner.kind === "away") banner.hide();
+      if (r.status !== "waiting") toast(`${nameOf(r, seat)} is back.`);
     }
   }
 
   function paint(before = null) {
-    const status = race.status;
-    el.root.dataset.status = status;
-    el.root.dataset.seat = race.seat ? String(race.seat) : "spectator";
-    paintPlayers();
-    el.status.textContent = statusWords();
-    const playing = status === "playing";
-    const me = player(race.seat);
-    el.resign.hidden = !seated() || !(playing || status === "countdown");
-    el.offerEnd.hidden = !seated() || !playing;
-    el.offerEnd.disabled = !!(me && me.offered_end);
-    el.offerEnd.textContent = me && me.offered_end ? "Offered to stop" : "Offer to stop";
-    paintOffer();
-    paintWaiting();
-    if (status === "finished") {
-      hideCountdown();
-      if (resultShownFor !== race.version) showResult();
+    const r = current();
+    el.root.dataset.status = r.status;
+    el.root.dataset.seat = r.seat ? String(r.seat) : "spectator";
+    document.body.classList.toggle("racing", r.status === "playing" || r.status === "countdown");
+    paintPlayers(el, r);
+    el.status.textContent = statusWords(r);
+    paintControls(el, r);
+    paintOffer(el, banner, r);
+    paintWaiting(el, r, page);
+    paintSummary(el, r);
+    if (r.status === "finished") {
+      countdown.hide();
+      if (resultShownFor !== r.version) {
+        resultShownFor = r.version;
+        el.resign.hidden = true;
+        el.offerEnd.hidden = true;
+        if (banner.kind !== "info") banner.hide();
+        showResult(el.dialog, r, page);
+      }
     } else if (el.dialog.open) {
       el.dialog.close();
     }
-    if (before && before.status === "waiting" && status === "countdown") {
+    if (before && before.status === "waiting" && r.status === "countdown") {
       toast("Both players are ready. The race starts on the signal!");
     }
-    if (before && !before.rematch && race.rematch && resultShownFor !== null) {
-      paintRematch();
-      toast(`A rematch is ready: ${race.players.map((p) => p.name).join(" vs ")}.`);
-    }
-  }
-
-  function paintOffer() {
-    if (race.status !== "playing") {
-      if (el.banner.dataset.kind === "offer") hideBanner();
-      return;
-    }
-    const other = player(topSeat());
-    const me = player(race.seat);
-    if (seated() && other && other.offered_end && me && !me.offered_end) {
-      showBanner(
-        `${other.name} offers to stop now and be scored: you ${me.contribution}, ${other.name} ${other.contribution}.`,
-        "offer",
-      );
-      el.agree.hidden = false;
-    } else if (el.banner.dataset.kind === "offer") {
-      hideBanner();
-    }
-  }
-
-  function paintWaiting() {
-    const waiting = race.status === "waiting";
-    el.waiting.hidden = !waiting;
-    if (!waiting) return;
-    const sameDeal = race.options && race.options.same_deal;
-    el.waiting.querySelector(".waiting-deal").textContent = sameDeal
-      ? "Same deal for both: you race on identical layouts."
-      : "Each player has their own shuffle, as in the rule book.";
-    for (const item of el.waiting.querySelectorAll(".seat")) {
-      const seat = Number(item.dataset.seat);
-      const p = player(seat);
-      item.classList.toggle("filled", !!p);
-      item.classList.toggle("is-ready", !!p && p.ready);
-      item.querySelector(".name").textContent = p ? `${p.name}${seat === race.seat ? " (you)" : ""}` : "Waiting for your friend…";
-      const here = p && (p.connected || seat === race.seat);
-      item.querySelector(".state").textContent = !p ? "" : p.ready ? "Ready" : here ? "Not ready yet" : "Not here yet";
-    }
-    const seatTwoEmpty = !player(2);
-    el.invite.hidden = !(race.seat === 1 && seatTwoEmpty && race.invite_url);
-    if (!el.invite.hidden) el.inviteLink.value = `${location.origin}${race.invite_url}`;
-    el.join.hidden = !(page.mode === "invite" && !seated() && seatTwoEmpty);
-    const me = player(race.seat);
-    el.ready.hidden = !seated() || !me || me.ready;
-    let note = "";
-    if (seated() && me && me.ready) {
-      note = seatTwoEmpty
-        ? "You are ready. The countdown starts once your friend joins and is ready too."
-        : `You are ready. Waiting for ${nameOf(topSeat())}…`;
-    } else if (seated()) {
-      note = "Press Ready when you are set. When both are ready, the server counts 3-2-1 for you both.";
-    } else if (el.join.hidden) {
-      note = "You are watching. The race starts when both players are ready.";
-    }
-    el.waiting.querySelector(".waiting-note").textContent = note;
-  }
-
-  function showBanner(text, kind = "info") {
-    el.banner.dataset.kind = kind;
-    el.banner.querySelector(".text").textContent = text;
-    el.agree.hidden = true;
-    el.banner.hidden = false;
-  }
-
-  function hideBanner() {
-    el.banner.hidden = true;
-    el.banner.dataset.kind = "";
-  }
-
-  function showCountdown(text, last = false) {
-    clearTimeout(countdownTimer);
-    const number = el.countdown.querySelector("span");
-    number.textContent = text;
-    el.countdown.hidden = false;
-    el.countdown.classList.toggle("go", last);
-    number.classList.remove("tick");
-    void number.offsetWidth;
-    number.classList.add("tick");
-    if (last) {
-      countdownTimer = setTimeout(hideCountdown, 800);
-      if (seated()) table.controller.setFocus(`p${race.seat}.stock`);
-    }
-  }
-
-  function hideCountdown() {
-    clearTimeout(countdownTimer);
-    el.countdown.hidden = true;
-  }
-
-  function showConnection(status) {
-    clearTimeout(showConnection.timer);
-    if (status === "open") {
-      el.connection.hidden = true;
-      return;
-    }
-    showConnection.timer = setTimeout(() => {
-      el.connection.hidden = false;
-      el.connection.textContent = "Reconnecting… the race goes on without you meanwhile.";
-    }, 1200);
-  }
-
-  // --- the end -----------------------------------------------------------------------
-
-  function resultHeadline() {
-    const result = race.result;
-    if (!result) return "Race over";
-    if (result.winner == null) return "A draw!";
-    if (result.winner === race.seat) return "You won!";
-    return `${nameOf(result.winner)} won`;
-  }
-
-  function resultReason() {
-    const result = race.result || {};
-    switch (result.reason) {
-      case "finished":
-        return `${result.winner === race.seat ? "You" : nameOf(result.winner)} played all 52 cards to the foundations.`;
-      case "blocked":
-        return "Neither player could make any more progress, so the race was scored by cards on the foundations.";
-      case "resigned":
-        return `${result.resigned === race.seat ? "You" : nameOf(result.resigned)} resigned.`;
-      case "agreed":
-        return "Both players agreed to stop, so the race was scored by cards on the foundations.";
-      default:
-        return "";
-    }
-  }
-
-  function showResult() {
-    resultShownFor = race.version;
-    const dialog = el.dialog;
-    const result = race.result || {};
-    const contributions = result.contributions || race.state.contributions || {};
-    dialog.classList.toggle("won", result.winner != null && result.winner === race.seat);
-    dialog.querySelector("h2").textContent = resultHeadline();
-    dialog.querySelector(".result-text").textContent = resultReason();
-    for (const seat of [1, 2]) {
-      const row = dialog.querySelector(`.score-${seat}`);
-      row.className = `score-${seat} seat-${seat}${result.winner === seat ? " winner" : ""}`;
-      row.querySelector("dt").textContent = seat === race.seat ? `${nameOf(seat)} (you)` : nameOf(seat);
-      row.querySelector("dd").textContent = String(contributions[String(seat)] ?? 0);
-    }
-    const seedLine = dialog.querySelector(".seed-line");
-    seedLine.replaceChildren();
-    if (race.seed != null) {
-      const seed = document.createElement("code");
-      seed.textContent = String(race.seed);
-      seedLine.append("Deal seed ", seed, ", now that the race is over: each player's shuffle came from it.");
-    }
-    const replay = $("replay-link");
-    replay.href = `/races/${raceId}/replay/${page.token ? `?token=${encodeURIComponent(page.token)}` : ""}`;
-    paintRematch();
-    el.status.textContent = resultHeadline();
-    el.resign.hidden = true;
-    el.offerEnd.hidden = true;
-    if (el.banner.dataset.kind !== "info") hideBanner();
-    if (!dialog.open) {
-      if (typeof dialog.showModal === "function") dialog.showModal();
-      else dialog.setAttribute("open", "");
-    }
-  }
-
-  function paintRematch() {
-    el.rematch.hidden = !seated();
-    el.rematch.textContent = race.rematch ? "Join the rematch" : "Rematch";
-  }
-
-  async function rematch() {
-    if (race.rematch) {
-      window.location.assign(`/races/${race.rematch}/`);
-      return;
-    }
-    el.rematch.disabled = true;
-    try {
-      const next = await api("POST", `/api/races/${raceId}/rematch`);
-      window.location.assign(next.url);
-    } catch (error) {
-      toast(error.message, "error");
-      el.rematch.disabled = false;
+    if (before && !before.rematch && r.rematch && resultShownFor !== null) {
+      paintRematch(el.dialog, r);
+      toast(`A rematch is ready: ${r.players.map((p) => p.name).join(" vs ")}.`);
     }
   }
 
@@ -391,17 +201,8 @@ function start() {
     const button = el.join.querySelector("button");
     button.disabled = true;
     try {
-      const joined = await api("POST", `/api/races/${raceId}/join`, body);
+      await race.join(body);
       if (input) localStorage.setItem("race-name", body.name);
-      // This browser now holds seat 2: the race's own address is its page from now on.
-      history.replaceState(null, "", joined.url);
-      page.mode = "play";
-      page.token = null;
-      socket.close();
-      race = joined;
-      table.set(joined.state);
-      paint();
-      openSocket();
       el.ready.focus();
     } catch (error) {
       el.joinError.textContent = error.message;
@@ -411,34 +212,33 @@ function start() {
   }
 
   function send(type, done) {
-    return socket
-      .send({ type })
+    return race
+      .send(type)
       .then(done)
-      .catch((error) => toast(error.message, "error"));
+      .catch((error) => toast(refusalSentence(error), "error"));
   }
 
-  function resign() {
-    const now = performance.now();
-    if (now - resignArmed > RESIGN_CONFIRM_MS) {
-      resignArmed = now;
-      el.resign.textContent = "Really resign?";
-      el.resign.classList.add("armed");
-      setTimeout(() => {
-        el.resign.textContent = "Resign";
-        el.resign.classList.remove("armed");
-      }, RESIGN_CONFIRM_MS);
+  async function resign() {
+    const sure = await confirmAction("Resign this race?", {
+      confirm: "Resign",
+      detail: `${nameOf(current(), topSeat(current()))} wins at once.`,
+    });
+    if (sure) send("resign");
+  }
+
+  async function rematch() {
+    const r = current();
+    if (r.rematch) {
+      window.location.assign(`/races/${r.rematch}/`);
       return;
     }
-    resignArmed = 0;
-    send("resign");
-  }
-
-  async function copy(text, what) {
+    el.rematch.disabled = true;
     try {
-      await navigator.clipboard.writeText(text);
-      toast(`${what} copied.`);
-    } catch {
-      toast(`${what}: ${text}`);
+      const next = await race.rematch();
+      window.location.assign(next.url);
+    } catch (error) {
+      toast(error.message, "error");
+      el.rematch.disabled = false;
     }
   }
 
@@ -451,31 +251,41 @@ function start() {
   el.join.addEventListener("submit", join);
   el.resign.addEventListener("click", resign);
   el.offerEnd.addEventListener("click", () =>
-    send("offer_end", () => toast(`You offered to stop and be scored. If ${nameOf(topSeat())} agrees, the race ends.`)),
+    send("offer_end", () =>
+      toast(`You offered to stop and be scored. If ${nameOf(current(), topSeat(current()))} agrees, the race ends.`),
+    ),
   );
   el.agree.addEventListener("click", () => send("offer_end"));
-  $("copy-invite").addEventListener("click", () => copy(el.inviteLink.value, "Invite link"));
-  el.copyWatch.addEventListener("click", () => copy(`${location.origin}${race.watch_url}`, "Watch link"));
+  $("copy-invite").addEventListener("click", () =>
+    shareLink(el.inviteLink.value, { title: "Race me at Double Solitaire", what: "Invite link" }),
+  );
+  el.copyWatch.addEventListener("click", () =>
+    shareLink(`${location.origin}${current().watch_url}`, { title: "Watch this race", what: "Watch link" }),
+  );
   el.rematch.addEventListener("click", rematch);
   $("look").addEventListener("click", () => el.dialog.close());
+  $("open-settings").addEventListener("click", openSettings);
+  $("open-keys").addEventListener("click", () => el.keysDialog.showModal());
+  el.keysDialog.querySelector(".k-close").addEventListener("click", () => el.keysDialog.close());
 
   const joinName = $("join-name");
   if (joinName && !joinName.value) joinName.value = localStorage.getItem("race-name") || "";
 
-  table.set(race.state);
+  fitToScreen();
+  table.set(initial.state, initial.version);
   paint();
-  for (const p of race.players) {
-    if (p.seat !== race.seat && !p.connected && race.status === "playing") onPresence({ seat: p.seat, connected: false });
+  for (const p of initial.players) {
+    if (p.seat !== initial.seat && !p.connected && initial.status === "playing") onPresence({ seat: p.seat, connected: false });
   }
-  openSocket();
+  race.open();
   // For tests and the curious: read-only in spirit.
   window.patience = {
     table,
     get socket() {
-      return socket;
+      return race.socket;
     },
     get race() {
-      return race;
+      return current();
     },
   };
 }

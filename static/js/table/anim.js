@@ -13,9 +13,16 @@ const FLYING_Z = 3000;
 const reducedMotion =
   typeof matchMedia === "function" && matchMedia("(prefers-reduced-motion: reduce)").matches;
 
+// The player's animation speed setting: 1 normal, 0.6 fast, 1.6 slow, 0 none.
+let speed = 1;
+
+export function setSpeed(factor) {
+  speed = Number.isFinite(factor) && factor >= 0 ? factor : 1;
+}
+
 /** Animations are skipped when the user asked for less motion or nobody can see them. */
 export function motionAllowed() {
-  return !reducedMotion && document.visibilityState !== "hidden";
+  return !reducedMotion && speed > 0 && document.visibilityState !== "hidden";
 }
 
 export function translate(point) {
@@ -44,8 +51,8 @@ export function slide(el, from, to, { delay = 0, flip = false, z = 0, duration =
   el.style.zIndex = String(FLYING_Z + z);
   const start = flip ? `${translate(from)} scaleX(0.06)` : translate(from);
   const animation = el.animate([{ transform: start }, { transform: translate(to) }], {
-    duration,
-    delay,
+    duration: duration * speed,
+    delay: delay * speed,
     easing: EASING,
     fill: "backwards",
   });
@@ -54,11 +61,6 @@ export function slide(el, from, to, { delay = 0, flip = false, z = 0, duration =
   };
   animation.finished.then(settle, () => {});
   return animation;
-}
-
-/** Turn a card over where it stands. */
-export function flipInPlace(el, at) {
-  return slide(el, at, at, { flip: true, duration: 160 });
 }
 
 /** Send `el` to `to` (or fade it where it is) and then take it out of the page. */
@@ -76,7 +78,7 @@ export function leave(el, to) {
       { transform: translate(from), opacity: 1 },
       { transform: translate(end), opacity: to ? 1 : 0 },
     ],
-    { duration: DURATION, easing: EASING, fill: "forwards" },
+    { duration: DURATION * speed, easing: EASING, fill: "forwards" },
   );
   animation.finished.then(
     () => el.remove(),
@@ -116,5 +118,37 @@ export function celebrate(els) {
       ],
       { duration: 650, delay: 250 + i * 110, easing: "ease-in-out" },
     );
+  });
+}
+
+/**
+ * The win cascade: the foundations' cards leap off one by one and bounce down the
+ * table, as in the classic. Nothing happens when motion is reduced.
+ */
+export function cascade(els, area) {
+  if (!motionAllowed()) return;
+  els.slice(0, 52).forEach((el, i) => {
+    const at = el.spot;
+    if (!at) return;
+    const direction = i % 2 ? 1 : -1;
+    const frames = [];
+    const steps = 14;
+    let x = at.x;
+    let y = at.y;
+    let vy = -6 - (i % 5);
+    const vx = direction * (5 + (i % 7));
+    for (let k = 0; k <= steps; k++) {
+      frames.push({ transform: translate({ x, y }), offset: k / steps });
+      x += vx * 6;
+      vy += 5;
+      y += vy * 6;
+      const floor = area.height - at.h;
+      if (y > floor) {
+        y = floor;
+        vy = -vy * 0.6;
+      }
+    }
+    frames[frames.length - 1] = { ...frames[frames.length - 1], opacity: 0 };
+    el.animate(frames, { duration: 1400, delay: 300 + i * 60, easing: "linear" });
   });
 }

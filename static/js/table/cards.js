@@ -14,7 +14,6 @@ const RANK_NAMES = {
   A: "ace", J: "jack", Q: "queen", K: "king",
   2: "2", 3: "3", 4: "4", 5: "5", 6: "6", 7: "7", 8: "8", 9: "9", 10: "10",
 };
-const RANK_VALUES = { A: 1, J: 11, Q: 12, K: 13 };
 
 /** Parse "10H", "TH" or "7H:2" into {rank, suit, owner}; null for a face-down card. */
 export function parseCard(text) {
@@ -24,10 +23,6 @@ export function parseCard(text) {
   let rank = face.slice(0, -1).toUpperCase();
   if (rank === "T") rank = "10";
   return { rank, suit, owner: owner ? Number(owner) : null, red: suit === "H" || suit === "D" };
-}
-
-export function rankValue(rank) {
-  return RANK_VALUES[rank] || Number(rank);
 }
 
 /** Words a screen reader says: "7 of hearts", "face-down card". */
@@ -58,7 +53,7 @@ export function ensureSprite(doc = document) {
   const holder = doc.createElement("div");
   holder.innerHTML =
     `<svg id="${SPRITE_ID}" xmlns="http://www.w3.org/2000/svg" width="0" height="0" ` +
-    `style="position:absolute;width:0;height:0;overflow:hidden" aria-hidden="true"><defs>${symbols}` +
+    `class="sprite" aria-hidden="true"><defs>${symbols}` +
     // White lines over whatever colour the back's base has, so one pattern serves both seats.
     `<pattern id="back-lattice" width="9" height="9" patternUnits="userSpaceOnUse" patternTransform="rotate(45)">` +
     `<path d="M0 0h9M0 0v9" stroke="#fff" stroke-opacity=".28" stroke-width="1.6"/>` +

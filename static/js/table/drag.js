@@ -51,7 +51,7 @@ export function bindPointer(s, ctl) {
 
   function tablePoint(event) {
     const rect = s.root.getBoundingClientRect();
-    return { x: event.clientX - rect.left, y: event.clientY - rect.top };
+    return { x: event.clientX - rect.left + s.root.scrollLeft, y: event.clientY - rect.top + s.root.scrollTop };
   }
 
   function startDrag() {
@@ -100,21 +100,33 @@ export function bindPointer(s, ctl) {
     }
   }
 
+  /**
+   * The card (or empty pile) under a point, by where cards rest, not where they are
+   * drawn mid-flight: a card still flying from the stock does not catch a click meant
+   * for the stock.
+   */
+  function hitTest(point) {
+    let best = null;
+    for (const el of s.cards) {
+      const spot = el.spot;
+      if (!spot) continue;
+      const inside = point.x >= spot.x && point.x < spot.x + spot.w && point.y >= spot.y && point.y < spot.y + spot.h;
+      if (inside && (!best || spot.z >= best.spot.z)) best = el;
+    }
+    if (best) return { pile: best.spot.pile, index: best.spot.index };
+    for (const [id, place] of s.geometry) {
+      const r = place.rect;
+      if (point.x >= r.x && point.x < r.x + r.w && point.y >= r.y && point.y < r.y + r.h) return { pile: id, index: null };
+    }
+    return null;
+  }
+
   function onDown(event) {
     if (press || s.drag || !s.view || !s.geometry) return;
     if (event.pointerType === "mouse" && event.button !== 0) return;
-    const cardEl = event.target.closest(".card");
-    const zone = event.target.closest(".pile");
-    let pile;
-    let index = null;
-    if (cardEl && cardEl.spot && s.cards.includes(cardEl)) {
-      pile = cardEl.spot.pile;
-      index = cardEl.spot.index;
-    } else if (zone && s.pileEls.get(zone.dataset.pile) === zone) {
-      pile = zone.dataset.pile;
-    } else {
-      return;
-    }
+    const hit = hitTest(tablePoint(event));
+    if (!hit) return;
+    const { pile, index } = hit;
     // No text selection, no native image drag, no focus ring from a mouse press.
     event.preventDefault();
     press = {
@@ -171,8 +183,9 @@ export function bindPointer(s, ctl) {
     }
     const drag = endDrag();
     if (drag.over && drag.over !== drag.pile) {
-      ctl.attemptMove({ from: drag.pile, to: drag.over, count: drag.count });
-      if (s.pendingView) ctl.flushPending();
+      // The cards stay where they were let go, in their new pile, until the server answers.
+      s.stale = false;
+      ctl.attemptMove({ from: drag.pile, to: drag.over, count: drag.count }, new Set(drag.els));
     } else {
       // Let go over nothing: the cards slide home.
       ctl.flushPending();

@@ -8,7 +8,7 @@
  *   Escape               put the picked-up cards back
  *   D                    draw from the stock (or turn the waste over)
  *   F                    send the focused (or picked-up) card to a foundation
- *   U, H, A              undo, hint, auto-finish (handled by the page)
+ *   U, R, H, A, P        undo, redo, hint, auto-finish, pause (handled by the page)
  *
  * Piles are one roving tab stop: the focused pile has tabindex 0, the rest -1.
  * This module maps keys to controller actions; it knows no rules.
@@ -167,6 +167,8 @@ export function bindKeyboard(s, ctl) {
         else ctl.toFoundation(pile, null);
       },
       u: () => config.onUndo && config.onUndo(),
+      r: () => config.onRedo && config.onRedo(),
+      p: () => config.onPause && config.onPause(),
       h: () => config.onHint && config.onHint(),
       a: () => config.onAutoFinish && config.onAutoFinish(),
       "?": () => config.onHelp && config.onHelp(),

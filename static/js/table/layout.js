@@ -140,10 +140,47 @@ function seatRow(prefix, x0, y0, scale, extra) {
   ];
 }
 
-function double(view) {
+// On a phone the opponent's layout is a compact strip: each pile squared, its top card
+// showing, so one's own cards can be large.
+const COMPACT_SCALE = 0.34;
+
+/**
+ * Double on a phone: the opponent as a strip of squared piles at the top, the eight
+ * foundations a little smaller, then one's own stock and waste above seven columns
+ * that span the width, so one's own cards come out as large as in Klondike.
+ */
+function doubleCompact(me, them) {
+  const width = 7 * STEP - GAP;
+  const strip = COMPACT_SCALE;
+  const stripX = (width - 9 * STEP * strip) / 2;
+  const opponent = seatRow(`p${them}.`, stripX, 0, strip, { owner: them, opponent: true }).map((p) => ({
+    ...p,
+    fan: "none",
+    show: undefined,
+  }));
+  const foundationScale = 0.8;
+  const foundationY = strip * H + ROW_GAP;
+  const foundationStep = STEP * foundationScale;
+  const foundationX = (width - (8 * foundationStep - GAP * foundationScale)) / 2;
+  const ownY = foundationY + foundationScale * H + ROW_GAP;
+  const tableauY = ownY + H + ROW_GAP;
+  const piles = [
+    ...opponent,
+    ...range(8).map((f) =>
+      pile(`f${f}`, "foundation", foundationX + (f - 1) * foundationStep, foundationY, { scale: foundationScale }),
+    ),
+    pile(`p${me}.stock`, "stock", 0, ownY, { badge: true, owner: me }),
+    pile(`p${me}.waste`, "waste", STEP, ownY, { fan: "right", show: 3, owner: me }),
+    ...range(7).map((t) => pile(`p${me}.t${t}`, "tableau", (t - 1) * STEP, tableauY, { fan: "down", owner: me })),
+  ];
+  return { piles, width, height: tableauY + TABLEAU_ROOM };
+}
+
+function double(view, options = {}) {
   const me = view.player === 2 ? 2 : 1;
   const them = 3 - me;
   const width = 9 * STEP - GAP;
+  if (options.compactOpponent) return doubleCompact(me, them);
   const opponentWidth = width * OPPONENT_SCALE;
   // Room for a ten-card run at the tightest fan of small cards, so the opponent's long
   // columns do not cover the foundations.
@@ -190,6 +227,21 @@ const ARRANGEMENTS = {
   double: [double],
 };
 
+// Card size settings: the largest card width allowed, and the margin around the table.
+const CARD_SIZES = {
+  small: { max: 84, margin: 0.1 },
+  fit: { max: MAX_CARD_WIDTH, margin: 0.1 },
+  large: { max: 180, margin: 0.04 },
+};
+
+/** Left-handed: the same table seen in a mirror (stock on the right). */
+function mirror(plan) {
+  for (const p of plan.piles) {
+    p.x = plan.width - p.x - p.scale;
+    if (p.fan === "right") p.fan = "left";
+  }
+}
+
 /**
  * Teach the table another arrangement, named like a game (the race replay shows both
  * Double layouts side by side this way). `arrange(view)` returns {piles, width, height}
@@ -199,7 +251,27 @@ export function addArrangement(name, arrange) {
   ARRANGEMENTS[name] = [arrange];
 }
 
-export function pileLabel(id, view) {
+/**
+ * A pile's name for people. The game's description names its piles (the payload's
+ * `describe`); without one, the id is spelt out ("t3" -> "Tableau 3"). Seats in a
+ * race are named from the viewer's side.
+ */
+export function pileLabel(id, view, description = null) {
+  const seatMatch = /^p(\d)\.(.+)$/.exec(id);
+  const described = description && description.piles && (description.piles[id] || (seatMatch && description.piles[seatMatch[2]]));
+  if (described && described.label) {
+    let label = described.label;
+    if (seatMatch && !description.piles[id]) {
+      const seat = Number(seatMatch[1]);
+      const who = view.player == null ? `Player ${seat}` : seat === view.player ? "Your" : "Opponent's";
+      label = `${who} ${label.charAt(0).toLowerCase()}${label.slice(1)}`;
+    }
+    return label;
+  }
+  return spelledOut(id, view);
+}
+
+function spelledOut(id, view) {
   const match = /^(?:p(\d)\.)?([a-z]+)(\d*)$/.exec(id);
   if (!match) return id;
   const [, seat, base, number] = match;
@@ -213,10 +285,6 @@ export function pileLabel(id, view) {
     jewels: "Jewels",
   };
   let label = `${names[base] || base}${number ? ` ${number}` : ""}`;
-  if (view.game === "casket" && base === "t") {
-    const n = Number(number);
-    label += n <= 4 ? (n <= 2 ? ", left wall" : ", right wall") : ", base";
-  }
   if (seat) {
     const who = view.player == null ? `Player ${seat}` : Number(seat) === view.player ? "Your" : "Opponent's";
     label = `${who} ${label.charAt(0).toLowerCase()}${label.slice(1)}`;
@@ -232,16 +300,18 @@ export function pileLabel(id, view) {
  * of its cards (w, h), how it fans ("down", "right", "none"), the lowest y its fan may
  * reach (bottom), a label for people, and optionally a caption drawn under it.
  */
-export function computeLayout(view, box) {
+export function computeLayout(view, box, options = {}) {
   const arrangements = ARRANGEMENTS[view.game];
   if (!arrangements) throw new Error(`no layout for game ${view.game}`);
-  const margin = 0.1; // in card widths, around the whole table
+  const size = CARD_SIZES[options.cardSize] || CARD_SIZES.fit;
+  const margin = size.margin; // in card widths, around the whole table
   let best = null;
   for (const arrange of arrangements) {
-    const plan = arrange(view);
+    const plan = arrange(view, options);
+    if (options.leftHanded) mirror(plan);
     const byWidth = box.width / (plan.width + 2 * margin);
     const byHeight = box.height / (plan.height + 2 * margin);
-    const cardWidth = Math.max(MIN_CARD_WIDTH, Math.min(MAX_CARD_WIDTH, byWidth, byHeight));
+    const cardWidth = Math.max(MIN_CARD_WIDTH, Math.min(size.max, byWidth, byHeight));
     if (!best || cardWidth > best.cardWidth + 0.5) best = { plan, cardWidth };
   }
   const unit = Math.floor(best.cardWidth * 2) / 2;
@@ -257,7 +327,8 @@ export function computeLayout(view, box) {
     return {
       ...p,
       order,
-      label: pileLabel(p.id, view),
+      label: pileLabel(p.id, view, options.description),
+      touch: !!options.touch,
       x: Math.round(offsetX + p.x * unit),
       y: Math.round(offsetY + p.y * unit),
       w,

@@ -36,9 +36,13 @@ export function stockOf(pileId) {
   return `${seatPrefix(pileId)}stock`;
 }
 
+const TOUCH_STRIP = 44;
+
 function fanDown(box, cards) {
   const h = box.h;
   let up = (box.compact ? FAN.upCompact : FAN.up) * h;
+  // On a touch screen a covered card shows a strip a finger can hit, where there is room.
+  if (box.touch && !box.opponent) up = Math.max(up, TOUCH_STRIP);
   let down = FAN.down * h;
   const minUp = (box.compact ? FAN.minUpCompact : FAN.minUp) * h;
   const minDown = FAN.minDown * h;
@@ -76,9 +80,10 @@ function placePile(box, cards) {
     offsets = cards.map((_, i) => Math.max(0, i - first) * step);
   } else if (box.fan === "down") {
     offsets = fanDown(box, cards);
-  } else if (box.fan === "right") {
+  } else if (box.fan === "right" || box.fan === "left") {
     const first = Math.max(0, n - box.show);
-    offsets = cards.map((_, i) => Math.max(0, i - first) * FAN.right * box.w);
+    const sign = box.fan === "left" ? -1 : 1;
+    offsets = cards.map((_, i) => sign * Math.max(0, i - first) * FAN.right * box.w);
     horizontal = true;
   } else {
     offsets = cards.map(() => 0);
@@ -94,12 +99,9 @@ function placePile(box, cards) {
     z: 10 + card.index,
   }));
   const last = slots[slots.length - 1];
-  const rect = {
-    x: box.x,
-    y: box.y,
-    w: last ? last.x + box.w - box.x : box.w,
-    h: last ? last.y + box.h - box.y : box.h,
-  };
+  const left = last ? Math.min(box.x, last.x) : box.x;
+  const right = last ? Math.max(box.x, last.x) + box.w : box.x + box.w;
+  const rect = { x: left, y: box.y, w: right - left, h: last ? last.y + box.h - box.y : box.h };
   const top = last ? { x: last.x, y: last.y, w: box.w, h: box.h } : { x: box.x, y: box.y, w: box.w, h: box.h };
   return { slots, rect, top };
 }
@@ -150,20 +152,18 @@ export function describePile(view, box) {
   return `${box.label}, ${plural(cards.length, "card")}, top: ${cardName(cards[cards.length - 1])}`;
 }
 
-function emptyMark(view, box) {
-  if (box.kind === "foundation") return "A";
-  if (box.kind === "tableau") {
-    const kingsOnly =
-      (view.game === "klondike" && !(view.options && view.options.any_card_in_space)) ||
-      view.game === "double";
-    return kingsOnly ? "K" : "";
-  }
+// What an empty pile shows, from the game's description of what may fill it.
+const FILL_MARKS = { king: "K", ace: "A" };
+
+function emptyMark(s, box) {
   if (box.kind === "stock") {
     const waste = box.id.replace("stock", "waste");
-    const recycle = (view.moves || []).some((m) => m.from === waste && m.to === box.id);
+    const recycle = (s.view.moves || []).some((m) => m.from === waste && m.to === box.id);
     return recycle ? "↻" : "";
   }
-  return "";
+  const described = s.description && s.description.piles && s.description.piles[box.id.replace(/^p\d\./, "")];
+  const fills = box.fills || (described && described.fills);
+  return FILL_MARKS[fills] || "";
 }
 
 let cardSerial = 0;
@@ -319,9 +319,9 @@ function paintPiles(s) {
     el.classList.toggle("captioned", s.layout.cardWidth >= CAPTIONS_FROM);
     const count = countOf(view, id);
     el.classList.toggle("empty", count === 0);
-    el.dataset.mark = count === 0 ? emptyMark(view, box) : "";
+    el.dataset.mark = count === 0 ? emptyMark(s, box) : "";
     el.dataset.count = String(count);
-    el.tabIndex = id === s.focusPile ? 0 : -1;
+    el.tabIndex = id === s.focusPile && s.config.focusable !== false ? 0 : -1;
     el.setAttribute("aria-label", describePile(view, box));
     const badge = s.badgeEls.get(id);
     if (badge) {
@@ -337,7 +337,7 @@ function paintPiles(s) {
  * Bring the screen in line with s.view. With `animate`, moved cards slide from where
  * they were seen; without (a resize), everything jumps into place.
  */
-export function render(s, { animate = true } = {}) {
+export function render(s, { animate = true, still = null } = {}) {
   if (!s.view || !s.layout) return;
   ensurePileElements(s);
   const previousView = s.shownView;
@@ -372,8 +372,9 @@ export function render(s, { animate = true } = {}) {
       flip = stockShrank && slot.code != null;
     }
     paintCard(el, slot, seatNumber(slot.pile));
+    el.classList.toggle("pending", s.pendingSpots.has(`${slot.pile}#${slot.index}`));
     el.spot = slot;
-    if (animate) {
+    if (animate && !(still && still.has(el))) {
       slide(el, from, slot, { flip, z: slot.z, delay: (order.get(slot) || 0) * stagger });
     } else {
       slide(el, slot, slot, { z: slot.z });
@@ -392,7 +393,8 @@ export function render(s, { animate = true } = {}) {
   }
   s.cards = cards;
   s.shownView = s.view;
-  s.root.style.height = `${height}px`;
+  // The table keeps the height the page gives it; a taller layout scrolls inside it.
+  s.pileLayer.style.height = `${height}px`;
   paintPiles(s);
   paintHighlights(s);
 }

@@ -1,0 +1,214 @@
+"""What players expect beyond moving cards: redo, pause, settings that persist, giving
+up (with a question first), deleting a finished game, the daily deal, one-tap play,
+auto-play of safe cards, and a tab whose game moved to an account.
+
+Each test drives the page as a player would and checks the server's record.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from browser_support import (
+    api,
+    click_pile,
+    new_game,
+    open_game,
+    shown_version,
+    shown_view,
+    wait_for_version,
+)
+from playwright.sync_api import BrowserContext, Page, expect
+
+OPEN_KLONDIKE = {"draw": 1, "face_up": True}
+
+
+def more(page: Page, item: str) -> None:
+    """Open the toolbar's "More" menu and choose an item."""
+    page.locator(".more summary").click()
+    page.locator(".more .menu").get_by_role("button", name=item).click()
+
+
+def confirm_dialog(page: Page) -> Any:
+    dialog = page.locator("dialog.confirm-dialog")
+    expect(dialog).to_be_visible()
+    return dialog
+
+
+def test_redo_plays_the_undone_move_again(page: Page) -> None:
+    created = new_game(page, "klondike", OPEN_KLONDIKE, deal=501)
+    open_game(page, created["url"])
+    click_pile(page, "stock")
+    wait_for_version(page, 1)
+    drawn = shown_view(page)
+    page.get_by_role("button", name="Undo").click()
+    wait_for_version(page, 2)
+    assert shown_view(page)["piles"] != drawn["piles"]
+    redo = page.get_by_role("button", name="Redo")
+    expect(redo).to_be_enabled()
+    redo.click()
+    wait_for_version(page, 3)
+    assert shown_view(page)["piles"] == drawn["piles"]
+    expect(redo).to_be_disabled()
+    # R does the same from the keyboard.
+    page.keyboard.press("u")
+    wait_for_version(page, 4)
+    page.keyboard.press("r")
+    wait_for_version(page, 5)
+    assert shown_view(page)["piles"] == drawn["piles"]
+
+
+def test_pause_stops_the_clock_and_hides_the_table(page: Page) -> None:
+    created = new_game(page, "klondike", OPEN_KLONDIKE, deal=502)
+    open_game(page, created["url"])
+    page.get_by_role("button", name="Pause").click()
+    expect(page.locator("#paused")).to_be_visible()
+    expect(page.locator("#table")).to_have_css("visibility", "hidden")
+    shown = page.locator("#timer").inner_text()
+    page.wait_for_timeout(2200)
+    assert page.locator("#timer").inner_text() == shown
+    page.get_by_role("button", name="Resume").click()
+    expect(page.locator("#paused")).to_be_hidden()
+    expect(page.locator("#table")).to_have_css("visibility", "visible")
+
+
+def test_settings_are_kept_in_this_browser(page: Page) -> None:
+    created = new_game(page, "klondike", OPEN_KLONDIKE, deal=503)
+    open_game(page, created["url"])
+    stock_x = page.locator('.pile[data-pile="stock"]').bounding_box()["x"]
+    more(page, "Settings")
+    dialog = page.locator("dialog#settings")
+    expect(dialog).to_be_visible()
+    dialog.get_by_label("Left-handed").check()
+    dialog.get_by_label("Four-colour suits").check()
+    dialog.get_by_text("Large", exact=True).click()
+    dialog.get_by_role("button", name="Done").click()
+    page.reload()
+    page.wait_for_function("window.patience && window.patience.socket.ws.readyState === 1")
+    page.wait_for_timeout(100)
+    # Left-handed: the stock is on the right now.
+    assert page.locator('.pile[data-pile="stock"]').bounding_box()["x"] > stock_x
+    assert page.evaluate("document.documentElement.classList.contains('four-colour')")
+    saved = page.evaluate("JSON.parse(localStorage.getItem('patience-settings'))")
+    assert saved["leftHanded"] is True and saved["cardSize"] == "large" and saved["sound"] is False
+
+
+def test_giving_up_asks_first_and_counts_as_lost(page: Page) -> None:
+    created = new_game(page, "klondike", OPEN_KLONDIKE, deal=504)
+    open_game(page, created["url"])
+    more(page, "Give up this game")
+    confirm_dialog(page).get_by_role("button", name="Cancel").click()
+    status, game = api(page, "GET", f"/api/games/{created['id']}")
+    assert game["status"] == "playing"
+
+    more(page, "Give up this game")
+    confirm_dialog(page).get_by_role("button", name="Give up").click()
+    expect(page.locator("dialog#result h2")).to_have_text("Game given up")
+    status, game = api(page, "GET", f"/api/games/{created['id']}")
+    assert status == 200 and game["status"] == "abandoned"
+    status, stats = api(page, "GET", "/api/stats")
+    assert stats["overall"]["played"] == 1 and stats["overall"]["won"] == 0
+
+
+def test_a_new_deal_in_the_middle_of_a_game_asks_first(page: Page) -> None:
+    created = new_game(page, "klondike", OPEN_KLONDIKE, deal=505)
+    open_game(page, created["url"])
+    click_pile(page, "stock")
+    wait_for_version(page, 1)
+    more(page, "New deal")
+    confirm_dialog(page).get_by_role("button", name="Cancel").click()
+    assert f"/play/{created['id']}/" in page.url
+    more(page, "New deal")
+    confirm_dialog(page).get_by_role("button", name="Deal").click()
+    page.wait_for_url(lambda url: "/play/" in url and f"/play/{created['id']}/" not in url)
+
+
+def test_a_finished_game_can_be_deleted_from_the_list(page: Page) -> None:
+    created = new_game(page, "klondike", OPEN_KLONDIKE, deal=506)
+    api(page, "POST", f"/api/games/{created['id']}/abandon")
+    page.goto("/")
+    row = page.locator(".games-list li", has_text="#506")
+    expect(row).to_have_count(1)
+    row.get_by_role("button", name="Delete").click()
+    confirm_dialog(page).get_by_role("button", name="Delete").click()
+    expect(page.locator(".games-list li", has_text="#506")).to_have_count(0)
+    status, _ = api(page, "GET", f"/api/games/{created['id']}")
+    assert status == 404
+
+
+def test_the_daily_deal_is_the_same_for_everyone(page: Page, context: BrowserContext) -> None:
+    page.goto("/")
+    page.get_by_role("button", name="Today's Klondike").click()
+    page.wait_for_url("**/play/*/")
+    page.wait_for_function("window.patience && window.patience.game")
+    mine = page.evaluate("window.patience.game")
+    stranger = context.browser.new_context(base_url=page.url.split("/play/")[0])
+    try:
+        other = stranger.new_page()
+        other.goto("/")
+        other.get_by_role("button", name="Today's Klondike").click()
+        other.wait_for_url("**/play/*/")
+        other.wait_for_function("window.patience && window.patience.game")
+        theirs = other.evaluate("window.patience.game")
+    finally:
+        stranger.close()
+    assert theirs["deal"] == mine["deal"]
+    assert theirs["state"]["piles"] == mine["state"]["piles"]
+
+
+def test_one_tap_plays_with_the_last_options_and_continue_leads(page: Page) -> None:
+    page.goto("/")
+    page.locator('label[for="game-klondike"]').click()
+    page.get_by_text("1 card", exact=True).click()
+    page.get_by_role("button", name="Deal", exact=True).click()
+    page.wait_for_url("**/play/*/")
+    page.goto("/")
+    expect(page.locator("#continue")).to_be_visible()
+    page.locator('[data-play="klondike"]').click()
+    page.wait_for_url("**/play/*/")
+    page.wait_for_function("window.patience && window.patience.game")
+    assert page.evaluate("window.patience.game.options.draw") == 1
+
+
+def safe_moves_in_payload(page: Page) -> bool:
+    created = new_game(page, "klondike", OPEN_KLONDIKE, deal=1)
+    return "safe_moves" in created
+
+
+def test_auto_play_sends_the_safe_cards_as_moves(page: Page) -> None:
+    if not safe_moves_in_payload(page):
+        pytest.skip("the server's game payload has no safe_moves yet (helper W's branch)")
+    page.goto("/")
+    page.evaluate("localStorage.setItem('patience-settings', JSON.stringify({autoplay: true}))")
+    for deal in range(600, 700):
+        created = new_game(page, "klondike", OPEN_KLONDIKE, deal=deal)
+        if created["safe_moves"]:
+            break
+    else:
+        pytest.fail("no deal with a safe move at the start")
+    open_game(page, created["url"])
+    wait_for_version(page, 1)
+    status, game = api(page, "GET", f"/api/games/{created['id']}")
+    first = created["safe_moves"][0]
+    assert game["version"] >= 1
+    card = created["state"]["piles"][first["from"]][-1]
+    assert card in game["state"]["piles"][first["to"]]
+
+
+def test_a_tab_whose_game_moved_to_an_account_offers_a_reload(page: Page, context: BrowserContext) -> None:
+    created = new_game(page, "klondike", OPEN_KLONDIKE, deal=507)
+    open_game(page, created["url"])
+    other = context.new_page()
+    other.goto("/accounts/signup/")
+    other.fill("#id_username", "mover507")
+    other.fill("#id_password1", "a-long-Passphrase-507")
+    other.fill("#id_password2", "a-long-Passphrase-507")
+    other.get_by_role("button", name="Sign up").click()
+    other.wait_for_load_state()
+    # The old tab is told, rather than bouncing every move.
+    click_pile(page, "stock")
+    message = page.locator("#game-message")
+    expect(message).to_contain_text("moved to your account")
+    expect(message.get_by_role("button", name="Reload")).to_be_visible()
+    assert shown_version(page) == 0

@@ -1,0 +1,109 @@
+"""How the table feels: how soon a dropped card comes to rest, and whether quick
+clicks on the stock all count.
+
+Drop-to-rest is a benchmark, not an assertion on time: it prints the median of a few
+drags (mouse-up to the card lying still in its new pile) for the integrator's report.
+The machine is shared, so only the printout carries a number; the asserts check
+behaviour (the card ends in the right pile, every click is a draw).
+"""
+
+from __future__ import annotations
+
+import statistics
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from browser_support import ANSWER_MS, drag, new_game, open_game, shown_version, shown_view, wait_for_version
+from playwright.sync_api import Browser, Page
+
+OPEN_KLONDIKE = {"draw": 1, "face_up": True}
+DRAGS = 12
+
+# Resolves with the milliseconds from the next pointer-up to the first frame in which
+# the card lies in `target` with no animation running on it.
+WATCH_REST = """([code, target]) => {
+  window.restTime = new Promise((resolve) => {
+    let upAt = null;
+    const tick = () => {
+      const el = document.querySelector(`.tbl-cards .card[data-card="${code}"]`);
+      if (el && el.dataset.pile === target && !el.classList.contains("dragging") &&
+          el.getAnimations().length === 0) {
+        resolve(performance.now() - upAt);
+        return;
+      }
+      requestAnimationFrame(tick);
+    };
+    window.addEventListener("pointerup", () => { upAt = performance.now(); tick(); },
+                            { capture: true, once: true });
+  });
+}"""
+
+
+@pytest.fixture
+def moving_page(browser: Browser, live_server_url: str) -> Iterator[Page]:
+    """A page with animations on, as a player has them."""
+    context = browser.new_context(base_url=live_server_url, viewport={"width": 1280, "height": 800})
+    context.set_default_timeout(ANSWER_MS)
+    try:
+        yield context.new_page()
+    finally:
+        context.close()
+
+
+def a_card_move(view: dict[str, Any]) -> dict[str, Any] | None:
+    for move in view["moves"]:
+        if move["from"].startswith("t") and move.get("count", 1) == 1 and "stock" not in move["to"]:
+            return move
+    return None
+
+
+def test_drop_to_rest_benchmark(moving_page: Page) -> None:
+    page = moving_page
+    for deal in range(100, 160):
+        created = new_game(page, "klondike", OPEN_KLONDIKE, deal=deal)
+        move = a_card_move(created["state"])
+        if move:
+            break
+    else:
+        pytest.fail("no deal with a card move at the start")
+    open_game(page, created["url"])
+    view = shown_view(page)
+    index = len(view["piles"][move["from"]]) - 1
+    code = view["piles"][move["from"]][index]
+    times = []
+    for _ in range(DRAGS):
+        version = shown_version(page)
+        page.evaluate(WATCH_REST, [code, move["to"]])
+        drag(page, move["from"], index, move["to"])
+        times.append(page.evaluate("window.restTime"))
+        wait_for_version(page, version + 1)
+        assert code in shown_view(page)["piles"][move["to"]]
+        page.evaluate("window.patience.socket.send({type: 'undo'})")
+        wait_for_version(page, version + 2)
+        page.wait_for_function(
+            "([c, p]) => document.querySelector(`.tbl-cards .card[data-card='${c}']`).dataset.pile === p"
+            " && document.getAnimations().length === 0",
+            arg=[code, move["from"]],
+        )
+    print(
+        f"\nDROP-TO-REST ms over {len(times)} drags: median {statistics.median(times):.0f}, "
+        f"min {min(times):.0f}, max {max(times):.0f}"
+    )
+
+
+def test_twelve_quick_stock_clicks_give_twelve_draws(moving_page: Page) -> None:
+    page = moving_page
+    created = new_game(page, "klondike", OPEN_KLONDIKE, deal=4400)
+    open_game(page, created["url"])
+    stock = shown_view(page)["piles"]["stock"]
+    box = page.locator('.pile[data-pile="stock"]').bounding_box()
+    assert box is not None
+    x, y = box["x"] + box["width"] / 2, box["y"] + min(box["height"], box["width"] * 1.4) / 2
+    for _ in range(12):
+        page.mouse.click(x, y)
+        page.wait_for_timeout(30)
+    wait_for_version(page, 12)
+    page.wait_for_timeout(500)
+    assert shown_version(page) == 12
+    assert shown_view(page)["piles"]["stock"] == stock - 12
