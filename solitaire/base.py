@@ -48,7 +48,8 @@ class Outcome:
     scores: dict[str, int] | None = field(default=None, hash=False)
 
     def to_dict(self) -> dict[str, Any]:
-        return {"winner": self.winner, "reason": self.reason, "scores": self.scores}
+        scores = None if self.scores is None else dict(self.scores)
+        return {"winner": self.winner, "reason": self.reason, "scores": scores}
 
 
 # How many positions the "is anything still possible?" search may visit before it
@@ -57,17 +58,25 @@ STUCK_SEARCH_LIMIT = 600
 
 
 class Option:
-    """One typed option: its default and a check that explains a bad value."""
+    """One typed option: its default and a check that explains a bad value.
 
-    def __init__(self, default: Any, check: Callable[[Any], bool], expects: str) -> None:
+    ``quiet`` marks an option added after games were already being saved: while it is
+    at its default it is left out of ``Rules.options``, so that keys made from the
+    options (the web app's deal numbers and statistics) stay what they were.
+    """
+
+    def __init__(
+        self, default: Any, check: Callable[[Any], bool], expects: str, *, quiet: bool = False
+    ) -> None:
         self.default = default
         self.check = check
         self.expects = expects
+        self.quiet = quiet
 
 
-def boolean(default: bool) -> Option:
+def boolean(default: bool, *, quiet: bool = False) -> Option:
     """A yes/no option: exactly ``True`` or ``False`` (not 1 or 0)."""
-    return Option(default, lambda v: type(v) is bool, "True or False")
+    return Option(default, lambda v: type(v) is bool, "True or False", quiet=quiet)
 
 
 def choice(default: Any, *values: Any) -> Option:
@@ -275,7 +284,12 @@ class Rules:
             if not option.check(value):
                 raise ValueError(f"{self.name} option {key!r} must be {option.expects}")
             values[key] = value
-        self.options: dict[str, Any] = values
+        self.settings: dict[str, Any] = values  # every option, defaults included
+        self.options: dict[str, Any] = {
+            key: value
+            for key, value in values.items()
+            if not (self.OPTIONS[key].quiet and value == self.OPTIONS[key].default)
+        }
         self.pile_ids, self.roles = self.declare_piles()
         self.index = {pile_id: i for i, pile_id in enumerate(self.pile_ids)}
         self.foundations = tuple(i for i, r in enumerate(self.roles) if r == FOUNDATION)

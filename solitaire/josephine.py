@@ -32,10 +32,11 @@ class Josephine(KlondikeLike):
     columns = COLUMNS
     foundation_count = 8
     counter_names = ("passes",)
-    OPTIONS = {"whole_sequences": boolean(False)}
+    # Added after Josephine games were being saved: quiet, so {} stays Josephine's options.
+    OPTIONS = {"whole_sequences": boolean(False, quiet=True)}
 
     def configure(self) -> None:
-        self.whole_sequences = self.options["whole_sequences"]
+        self.whole_sequences = self.settings["whole_sequences"]
 
     def options_text(self) -> str:
         return "Whole sequences only" if self.whole_sequences else ""

@@ -29,3 +29,19 @@ def validated_options(game_name: str, options: object) -> dict[str, Any]:
     except (ValueError, TypeError) as error:
         raise BadRequest(str(error), "bad_options") from None
     return dict(probe.options)
+
+
+_described: dict[int, tuple[solitaire.Rules, dict[str, Any]]] = {}
+
+
+def described(rules: solitaire.Rules) -> dict[str, Any]:
+    """``rules.describe()``, worked out once per rules object (the engine shares one per
+    option set); every payload carries it, and it costs as much as a view. The dict is
+    shared: read it, never change it."""
+    held = _described.get(id(rules))
+    if held is None or held[0] is not rules:
+        if len(_described) >= 1024:  # option sets are few; never let the memo grow unbounded
+            _described.clear()
+        held = (rules, rules.describe())
+        _described[id(rules)] = held
+    return held[1]

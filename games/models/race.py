@@ -63,11 +63,6 @@ class Race(models.Model):
     def __str__(self) -> str:
         return f"race {self.pk} ({self.status})"
 
-    @property
-    def group_name(self) -> str:
-        """The channel-layer group of every socket watching this race."""
-        return race_group(self.pk)
-
 
 def race_group(race_id: int) -> str:
     return f"race.{race_id}"

@@ -89,19 +89,14 @@ class Game(models.Model):
     def __str__(self) -> str:
         return f"game {self.pk} ({self.deal}, {self.status})"
 
-    @property
-    def group_name(self) -> str:
-        """The channel-layer group of everyone watching this game."""
-        return game_group(self.pk)
-
 
 def game_group(game_id: int) -> str:
     return f"game.{game_id}"
 
 
 class Move(models.Model):
-    """One entry of a game's log: a move ``{"from", "to", "count"}``, ``{"undo": true}``
-    or ``{"redo": true}``.
+    """One entry of a game's log: a move ``{"from", "to", "count"}``, ``{"undo": true}``,
+    ``{"redo": true}`` or, last, ``{"abandon": true}``.
 
     Append-only: saving an existing row or deleting one raises.
     """

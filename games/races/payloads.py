@@ -16,6 +16,7 @@ from django.core.cache import cache
 from games.core import workers
 from games.core.actors import Actor
 from games.core.errors import Refused
+from games.core.options import described
 from games.models import Race
 from games.races import records
 from games.races.presence import connected_seats
@@ -57,7 +58,7 @@ def race_payload(snapshot: RaceSnapshot, seat: int | None, *, token: object = No
         "created": race.created.isoformat(),
         "finished": race.finished.isoformat() if race.finished else None,
         "state": view,
-        "describe": state.rules.describe(),
+        "describe": described(state.rules),
     }
     if seat is not None or records.same_token(race.invite_token, token):
         payload["token"] = race.invite_token

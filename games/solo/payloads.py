@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import solitaire
+from games.core.options import described
 from games.models import Game
 from games.solo.history import Line
 
@@ -66,7 +67,7 @@ def game_payload(snapshot: Snapshot) -> dict[str, Any]:
     return {
         **game_summary(game),
         "state": state.view(),
-        "describe": state.rules.describe(),
+        "describe": described(state.rules),
         "safe_moves": [move.to_dict() for move in state.safe_foundation_moves()] if playing else [],
         "can_undo": line.can_undo and not settled(game),
         "can_redo": line.can_redo and not settled(game),
