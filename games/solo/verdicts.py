@@ -18,7 +18,7 @@ from games.core.errors import Refused
 from games.core.transactions import writing
 from games.models import Deal, Game
 from games.solo import play, winnable
-from games.solo.deals import dealt_state, keep_verdict_now
+from games.solo.deals import keep_verdict_now
 from games.solo.history import current_line
 from games.solo.owners import find_game
 
