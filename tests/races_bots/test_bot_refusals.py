@@ -88,7 +88,6 @@ def test_a_stale_bot_move_is_refused_and_not_logged(ana: Actor) -> None:
     bot.send_move(seated, bot_decision("p2.t1", "f1", ("JC",)), 5)
     logged = RaceMove.objects.get(seat=2)
     assert logged.client_id == "bot-5"
-    assert logged.move["cards"] == ["JC"]
 
 
 def test_the_bot_cannot_touch_the_other_seat(ana: Actor) -> None:
