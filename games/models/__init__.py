@@ -6,7 +6,7 @@ moving them here needed no migration.
 
 from games.models.race import Race, RaceConnection, RaceMove, RaceSeat, race_group
 from games.models.rating import PlayerRating, RaceRating
-from games.models.seek import RaceBot, Seek
+from games.models.seek import RaceBot, RaceListing, Seek
 from games.models.solo import Deal, Game, Move, game_group
 
 __all__ = [
@@ -17,6 +17,7 @@ __all__ = [
     "Race",
     "RaceBot",
     "RaceConnection",
+    "RaceListing",
     "RaceMove",
     "RaceRating",
     "RaceSeat",

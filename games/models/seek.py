@@ -63,3 +63,14 @@ class RaceBot(models.Model):
 
     def __str__(self) -> str:
         return f"race {self.race_id} seat {self.seat}: computer ({self.level})"
+
+
+class RaceListing(models.Model):
+    """A race its creator chose to show on the home page for anyone to watch (opt-in).
+    Invited races without a listing are never listed."""
+
+    race = models.OneToOneField("games.Race", on_delete=models.CASCADE, related_name="listing")
+    created = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self) -> str:
+        return f"race {self.race_id} listed"

@@ -5,7 +5,8 @@
 - ``GET /api/seeks/<id>`` -> ``{"status": "waiting" | "matched" | "cancelled",
   "race": <race object, when matched>, "offer_computer": bool, "waited_seconds": n}``;
 - ``DELETE /api/seeks/<id>`` cancels (a matched seek stays matched);
-- ``GET /api/ratings/me`` -> the caller's race rating and recent rated races.
+- ``GET /api/ratings/me`` -> the caller's race rating and recent rated races;
+- ``GET /api/races/live`` -> listed (opt-in) races under way, with watch links.
 """
 
 from __future__ import annotations
@@ -44,3 +45,10 @@ def seek_detail(request: HttpRequest, seek_id: int) -> HttpResponse:
 @answers_json
 def my_rating(request: HttpRequest) -> HttpResponse:
     return JsonResponse(ratings.rating_for(actor_for_request(request)))
+
+
+@require_GET
+@answers_json
+def live(request: HttpRequest) -> HttpResponse:
+    """Races under way whose creators listed them, with watch links."""
+    return JsonResponse({"races": seeks.live_races()})

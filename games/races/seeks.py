@@ -28,7 +28,7 @@ from games.core.actors import Actor
 from games.core.errors import BadRequest, NotFound
 from games.core.options import validated_options
 from games.core.transactions import writing
-from games.models import RaceSeat, Seek
+from games.models import Race, RaceListing, RaceSeat, Seek
 from games.races import lobby, records
 from games.races.payloads import race_payload
 from games.races.records import GAME
@@ -175,3 +175,33 @@ def seek_payload(actor: Actor, seek: Seek) -> dict[str, Any]:
         snapshot = records.load_snapshot(seek.race_id, lock=False)
         payload["race"] = race_payload(snapshot, snapshot.seat_of(actor))
     return payload
+
+
+# ---------------------------------------------------------------- spectating
+
+LIVE_LIMIT = 10
+
+
+def list_publicly(race_id: int) -> None:
+    """Show the race on the home page for anyone to watch (its creator opted in)."""
+    RaceListing.objects.get_or_create(race_id=race_id)
+
+
+def live_races(limit: int = LIVE_LIMIT) -> list[dict[str, Any]]:
+    """Listed races under way or about to start, newest first, with a watch link.
+    Only races whose creator opted in are here; invites stay private."""
+    listed = (
+        Race.objects.filter(listing__isnull=False, status__in=(Race.Status.COUNTDOWN, Race.Status.PLAYING))
+        .order_by("-created", "-pk")
+        .prefetch_related("seats")[:limit]
+    )
+    return [
+        {
+            "id": race.pk,
+            "status": race.status,
+            "players": [seat.name for seat in sorted(race.seats.all(), key=lambda s: s.number)],
+            "moves_made": race.moves_made,
+            "watch_url": f"/races/{race.pk}/watch/{race.watch_token}/",
+        }
+        for race in listed
+    ]

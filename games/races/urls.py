@@ -12,6 +12,7 @@ from games.races.consumer import RaceConsumer
 
 urlpatterns = [
     path("api/races", race_api.race_list, name="api-races"),
+    path("api/races/live", seek_api.live, name="api-races-live"),
     path("api/races/<int:race_id>", race_api.race_detail, name="api-race"),
     path("api/races/<int:race_id>/join", race_api.join, name="api-race-join"),
     path("api/races/<int:race_id>/rematch", race_api.rematch, name="api-race-rematch"),

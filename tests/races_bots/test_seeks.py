@@ -118,3 +118,18 @@ def test_seekers_arriving_together_are_each_paired_exactly_once() -> None:
         by_race.setdefault(row.race_id, []).append(row.player_key)
     assert len(by_race) == 4 and all(len(keys) == 2 for keys in by_race.values())
     assert Race.objects.count() == 4
+
+
+def test_only_races_listed_by_their_creator_appear_live() -> None:
+    ana, ben, cy = Client(), Client(), Client()
+    public = post(ana, "/api/races", {"name": "Ana", "opponent": "computer", "level": "easy", "public": True})
+    private = post(ben, "/api/races", {"name": "Ben", "opponent": "computer", "level": "easy"})
+    assert public.status_code == private.status_code == 201
+    assert cy.get("/api/races/live").json() == {"races": []}  # not started yet
+    for race in (public.json(), private.json()):
+        Race.objects.filter(pk=race["id"]).update(status=Race.Status.PLAYING)
+    live = cy.get("/api/races/live").json()["races"]
+    assert [race["id"] for race in live] == [public.json()["id"]]
+    assert live[0]["players"] == ["Ana", "Computer (Easy)"]
+    watched = cy.get(live[0]["watch_url"])
+    assert watched.status_code == 200

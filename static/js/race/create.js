@@ -56,6 +56,38 @@ async function listRaces(holder) {
   holder.replaceChildren(title, list);
 }
 
+/** Races under way that their creators listed for anyone to watch (never invites). */
+async function listLive(holder) {
+  let listed;
+  try {
+    listed = (await api("GET", "/api/races/live")).races;
+  } catch {
+    return;
+  }
+  if (!listed.length) return;
+  const title = document.createElement("h3");
+  title.textContent = "Live races";
+  const list = document.createElement("ul");
+  list.className = "games-list race-list";
+  for (const race of listed) {
+    const item = document.createElement("li");
+    const link = document.createElement("a");
+    link.href = race.watch_url;
+    const what = document.createElement("span");
+    what.className = "what";
+    what.innerHTML = "<strong></strong><small></small>";
+    what.querySelector("strong").textContent = race.players.join(" vs ");
+    what.querySelector("small").textContent = `${race.moves_made} moves`;
+    const tag = document.createElement("span");
+    tag.className = "status-tag";
+    tag.textContent = "watch";
+    link.append(what, tag);
+    item.append(link);
+    list.append(item);
+  }
+  holder.replaceChildren(title, list);
+}
+
 /**
  * "Find an opponent": a seek in the server's pool, polled until a stranger is paired
  * (then the race page opens, where both press Ready). After 20 s the server offers the
@@ -163,6 +195,8 @@ function start() {
     const body = {
       options: { same_deal: form.querySelector('input[name="same_deal"]:checked').value === "1" },
     };
+    const listed = form.querySelector('input[name="public"]');
+    if (listed && listed.checked && opponent !== "seek") body.public = true;
     if (nameInput) {
       body.name = nameInput.value.trim();
       if (!body.name) {
@@ -194,6 +228,8 @@ function start() {
 
   const holder = document.getElementById("my-races");
   if (holder) listRaces(holder);
+  const live = document.getElementById("live-races");
+  if (live) listLive(live);
 }
 
 start();
