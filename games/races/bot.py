@@ -41,7 +41,7 @@ from games.core.actors import Actor
 from games.core.errors import BadRequest, ServiceError
 from games.core.transactions import writing
 from games.models import Race, RaceBot, RaceMove, RaceSeat, race_group
-from games.races import lobby, play, records
+from games.races import lobby, play, presence, records
 from games.races.records import RaceSnapshot
 from solitaire import racer
 
@@ -50,7 +50,8 @@ logger = logging.getLogger(__name__)
 BOT_SEAT = 2
 # How long the task waits for news before looking again on its own (seconds).
 LOOK_AGAIN = 15.0
-# A race nobody readies for this long is left alone (the task ends; a socket restarts it).
+# A race whose player has left before the start is let go after this long (the task
+# ends; the player's socket starts it again when it opens).
 GIVE_UP_WAITING = 600.0
 # After a busy worker pool, try again after this pause (seconds).
 BUSY_PAUSE = 1.0
@@ -117,6 +118,7 @@ class Look:
     starts_at: float | None  # seconds from now until play opens
     view: dict[str, Any]
     offered_end: bool
+    opponent_here: bool  # the other seat has a live socket
 
 
 def bot_seat_of(race_id: int) -> BotSeat | None:
@@ -139,6 +141,7 @@ def look(bot: BotSeat) -> Look:
         starts,
         snapshot.state.view(bot.seat),
         snapshot.seats[bot.seat].offered_end,
+        presence.connected_seats(bot.race_id)[3 - bot.seat],
     )
 
 
@@ -228,8 +231,8 @@ async def drive(bot: BotSeat) -> None:
             if seen.status == Race.Status.FINISHED:
                 return
             if seen.status == Race.Status.WAITING:
-                if waited > GIVE_UP_WAITING:
-                    return
+                if waited > GIVE_UP_WAITING and not seen.opponent_here:
+                    return  # nobody there: a socket that opens again restarts the bot
                 await news(seen.version, LOOK_AGAIN)
                 waited += LOOK_AGAIN
                 continue
