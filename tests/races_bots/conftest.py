@@ -15,3 +15,7 @@ def quick_races(settings: Any) -> None:
     settings.RACE_TICK_SECONDS = 0.2
     settings.BOT_THINK_SCALE = 0.01
     settings.RATE_LIMITS_ON = False
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line("markers", "slow: takes seconds; the quick loop leaves it out (-m 'not slow')")
