@@ -122,11 +122,30 @@ class Look:
 
 
 def bot_seat_of(race_id: int) -> BotSeat | None:
+    """The race's computer seat, if it has one. A rematch of a race against the computer
+    gets the computer again, at the same level, ready at once."""
     bot = RaceBot.objects.filter(race_id=race_id).select_related("race").first()
+    if bot is None:
+        bot = _bot_for_rematch(race_id)
     if bot is None:
         return None
     seat = RaceSeat.objects.get(race_id=race_id, number=bot.seat)
     return BotSeat(race_id, bot.seat, bot.level, Actor(token=seat.player_key), bot.race.seed)
+
+
+def _bot_for_rematch(race_id: int) -> RaceBot | None:
+    earlier = RaceBot.objects.filter(race__rematch_id=race_id).first()
+    if earlier is None:
+        return None
+    with writing():
+        bot, _ = RaceBot.objects.get_or_create(
+            race_id=race_id, defaults={"seat": earlier.seat, "level": earlier.level}
+        )
+    seat = RaceSeat.objects.get(race_id=race_id, number=bot.seat)
+    if not seat.ready:
+        with contextlib.suppress(ServiceError):
+            lobby.set_ready(Actor(token=seat.player_key), race_id)
+    return RaceBot.objects.select_related("race").get(pk=bot.pk)
 
 
 def look(bot: BotSeat) -> Look:

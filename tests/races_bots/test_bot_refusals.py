@@ -95,3 +95,14 @@ def test_the_bot_cannot_touch_the_other_seat(ana: Actor) -> None:
     with pytest.raises(Refused) as refused:
         bot.send_move(seated, bot_decision("p1.t1", "f1", ("JC",)), 5)
     assert refused.value.code == "not_your_pile"
+
+
+def test_a_rematch_against_the_computer_gets_the_computer_again(ana: Actor) -> None:
+    seated = started_bot_race(ana)
+    play.resign(ana, seated.race_id)
+    again = lobby.rematch(ana, seated.race_id)
+    found = bot.bot_seat_of(again.race.pk)
+    assert found is not None and found.level == "steady" and found.seat == 2
+    assert RaceBot.objects.get(race=again.race).level == "steady"
+    after = lobby.set_ready(ana, again.race.pk)
+    assert after.race.status == Race.Status.COUNTDOWN  # the computer was ready already
