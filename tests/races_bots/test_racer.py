@@ -129,3 +129,21 @@ def test_levels_get_slower_and_weaker_in_order() -> None:
     assert easy.think_median > steady.think_median > sharp.think_median
     assert easy.rating < steady.rating < sharp.rating
     assert (easy.depth, easy.samples) < (steady.depth, steady.samples) < (sharp.depth, sharp.samples)
+
+
+def test_a_decision_job_is_repeatable_and_a_memory_can_be_rebuilt_from_views() -> None:
+    # Two processes driving the same seat at the same version decide the same move.
+    state = solitaire.new_game("double", seed=21)
+    views = []
+    for _ in range(10):
+        state = (
+            state.apply(solitaire.Move("p2.stock", "p2.waste"))
+            if state.view(2)["piles"]["p2.stock"]
+            else state
+        )
+        views.append(state.view(2))
+    rebuilt = racer.memory_from_views(views[:-1], 2)
+    first = racer.decide_job(views[-1], rebuilt, "sharp", 42, 2)
+    second = racer.decide_job(views[-1], racer.memory_from_views(views[:-1], 2), "sharp", 42, 2)
+    assert first == second
+    assert racer.memory_from_views([], 2) is None
