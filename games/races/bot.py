@@ -228,11 +228,12 @@ async def drive(bot: BotSeat) -> None:
     assert layer is not None, "a bot needs a channel layer to hear of changes"
     channel = await layer.new_channel()
     await layer.group_add(race_group(bot.race_id), channel)
+    loop = asyncio.get_running_loop()
+    last_seen = loop.time()
 
     async def news(after: int, timeout: float) -> None:
         """Wait until the race moves past version ``after`` (or ``timeout`` seconds);
         older announcements still queued (the bot's own moves among them) are skipped."""
-        loop = asyncio.get_running_loop()
         deadline = loop.time() + timeout
         while (remaining := deadline - loop.time()) > 0:
             try:
@@ -245,7 +246,12 @@ async def drive(bot: BotSeat) -> None:
     memory: racer.RacerMemory | None = None
     waited = 0.0
     try:
+        # The bot's task is its socket: it shows as connected while it plays.
+        await _in_thread(presence.socket_opened)(bot.actor, bot.race_id, channel)
         while True:
+            if loop.time() - last_seen > presence.PRESENCE_REFRESH.total_seconds():
+                await _in_thread(presence.socket_seen)(channel)
+                last_seen = loop.time()
             seen = await _in_thread(look)(bot)
             if seen.status == Race.Status.FINISHED:
                 return
@@ -289,5 +295,7 @@ async def drive(bot: BotSeat) -> None:
         logger.exception("race %s: the bot stopped", bot.race_id)
     finally:
         await layer.group_discard(race_group(bot.race_id), channel)
+        with contextlib.suppress(Exception):
+            await _in_thread(presence.socket_closed)(bot.race_id, channel)
         if _driving.get(bot.race_id) is asyncio.current_task():
             _driving.pop(bot.race_id, None)

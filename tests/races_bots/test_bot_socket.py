@@ -77,6 +77,8 @@ async def test_a_player_races_the_computer_and_never_sees_its_hidden_cards() -> 
         if message["status"] == "finished":
             break
     assert bot_moves >= 6, "the bot stopped playing"
+    # While it plays, the bot's seat shows as connected, as a person's with a socket.
+    assert socket.latest is not None and socket.latest["players"][1]["connected"] is True
     # Every bot move named face-up cards only, and none was logged before the start.
     logged = await sync_to_async(list)(RaceMove.objects.filter(race_id=race["id"], seat=2).order_by("seq"))
     started = await sync_to_async(lambda: Race.objects.get(pk=race["id"]).starts_at)()
