@@ -87,9 +87,9 @@ class Level:
 
 
 LEVELS: dict[str, Level] = {
-    "easy": Level("easy", "Easy", 1, 1, False, 0.25, False, False, 2.4, 0.35, 1.2, 0.9, 1000),
-    "steady": Level("steady", "Steady", 2, 1, True, 0.05, True, False, 1.6, 0.3, 0.8, 0.6, 1400),
-    "sharp": Level("sharp", "Sharp", 2, 3, True, 0.0, True, True, 1.1, 0.25, 0.5, 0.4, 1750),
+    "easy": Level("easy", "Easy", 1, 1, False, 0.25, False, False, 2.4, 0.35, 1.2, 0.9, 1320),
+    "steady": Level("steady", "Steady", 2, 1, True, 0.05, True, False, 1.6, 0.3, 0.8, 0.6, 1500),
+    "sharp": Level("sharp", "Sharp", 2, 3, True, 0.0, True, True, 1.1, 0.25, 0.5, 0.4, 1665),
 }
 
 
