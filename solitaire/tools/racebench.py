@@ -52,7 +52,8 @@ class Side:
 
     who: str
     seat: int
-    level: Level
+    level: Level  # how it plays
+    pace: Level  # how fast: its own level's, or Steady's for both with --pace equal
     rng: random.Random
     memory: RacerMemory | None = None
     pending: Decision | None = None
@@ -68,6 +69,11 @@ class Side:
         started = time.process_time()
         decision = self._hint(view) if self.who == HINT else decide(view, self.memory, self.level, self.rng)
         self.cpu.append(time.process_time() - started)
+        if decision is not None and self.pace is not self.level:
+            rules = rules_for("double", **view.get("options", {}))
+            assert isinstance(rules, KlondikeLike) and self.memory is not None
+            seconds = think_seconds(self.pace, self.memory, decision.move, self.rng, rules, self.seat)
+            decision = Decision(decision.move, decision.cards, seconds)
         self.pending = decision
         self.waiting = decision is None
         if decision is not None:
@@ -84,14 +90,18 @@ class Side:
             return None
         rules = rules_for("double", **view.get("options", {}))
         assert isinstance(rules, KlondikeLike)
-        seconds = think_seconds(self.level, self.memory, move, self.rng, rules, self.seat)
+        seconds = think_seconds(self.pace, self.memory, move, self.rng, rules, self.seat)
         return Decision(move, moved_cards(view, move), seconds)
 
 
-def _level_for(who: str, pace: str) -> Level:
-    if pace == "equal" or who == HINT:
-        return LEVELS["steady"]
-    return LEVELS[who]
+def _level_for(who: str) -> Level:
+    """The level whose policy a side plays (the hint bot plays at Steady's pace)."""
+    return LEVELS["steady"] if who == HINT else LEVELS[who]
+
+
+def _pace_for(who: str, pace: str) -> Level:
+    """The level whose think times a side takes."""
+    return LEVELS["steady"] if pace == "equal" else _level_for(who)
 
 
 def _still_there(view: Mapping[str, Any], decision: Decision) -> bool:
@@ -111,8 +121,8 @@ def play_race(
     """One race: ``first`` in seat 1, ``second`` in seat 2. Returns the result and costs."""
     state = new_game("double", seed=seed, same_deal=same_deal)
     sides = {
-        1: Side(first, 1, _level_for(first, pace), random.Random(seed * 2 + 1)),
-        2: Side(second, 2, _level_for(second, pace), random.Random(seed * 2 + 2)),
+        1: Side(first, 1, _level_for(first), _pace_for(first, pace), random.Random(seed * 2 + 1)),
+        2: Side(second, 2, _level_for(second), _pace_for(second, pace), random.Random(seed * 2 + 2)),
     }
     now = 0.0
     for side in sides.values():
