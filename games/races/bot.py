@@ -94,7 +94,8 @@ def create_bot_race(actor: Actor, options: object, name: object, level: object) 
 
 
 def is_bot_seat(race_id: int, seat: int) -> bool:
-    return RaceBot.objects.filter(race_id=race_id, seat=seat).exists()
+    found: bool = RaceBot.objects.filter(race_id=race_id, seat=seat).exists()
+    return found
 
 
 # ---------------------------------------------------------------- what the bot reads and sends
@@ -145,7 +146,8 @@ def _bot_for_rematch(race_id: int) -> RaceBot | None:
     if not seat.ready:
         with contextlib.suppress(ServiceError):
             lobby.set_ready(Actor(token=seat.player_key), race_id)
-    return RaceBot.objects.select_related("race").get(pk=bot.pk)
+    resumed: RaceBot = RaceBot.objects.select_related("race").get(pk=bot.pk)
+    return resumed
 
 
 def look(bot: BotSeat) -> Look:

@@ -30,11 +30,11 @@ RECENT = 20
 def _row_for(seat: RaceSeat) -> PlayerRating | None:
     """The rating row of a seat's holder, created on first use (locked until commit)."""
     if seat.user_id is not None:
-        row, _ = PlayerRating.objects.select_for_update().get_or_create(user_id=seat.user_id)
+        row: PlayerRating = PlayerRating.objects.select_for_update().get_or_create(user_id=seat.user_id)[0]
         return row
     if not seat.player_key:
         return None
-    found = (
+    found: PlayerRating | None = (
         PlayerRating.objects.select_for_update().filter(user__isnull=True, player_key=seat.player_key).first()
     )
     if found is None:

@@ -131,7 +131,7 @@ def _race_for(first: Seek, second: Seek) -> None:
 def _load(actor: Actor, seek_id: object) -> Seek:
     if isinstance(seek_id, bool) or not isinstance(seek_id, int) or not 0 < seek_id < 2**63:
         raise NotFound("there is no such seek")
-    seek = Seek.objects.filter(_mine(actor), pk=seek_id).first()
+    seek: Seek | None = Seek.objects.filter(_mine(actor), pk=seek_id).first()
     if seek is None:
         raise NotFound("there is no such seek")
     return seek
