@@ -44,11 +44,11 @@ lint: install
 	DEBUG=1 $(VENV)/bin/mypy --strict solitaire games
 
 test: install browser lint
-	$(PY) -m pytest tests/engine tests/web tests/security tests/e2e
+	$(PY) -m pytest tests/engine tests/web tests/security tests/races_bots tests/e2e
 
 # The quick loop: everything not marked slow, without the browser.
 test-quick: install
-	$(PY) -m pytest -m "not slow" tests/engine tests/web
+	$(PY) -m pytest -m "not slow" tests/engine tests/web tests/races_bots
 
 # The abuse checks and the fuzz test (issue 11).
 test-security: install

@@ -40,8 +40,6 @@ def bench_environment(home: Path) -> dict[str, str]:
         "DEAL_SECRET": secrets.token_urlsafe(32),
         "ALLOWED_HOSTS": "127.0.0.1,localhost",
         "LOG_LEVEL": "WARNING",
-        # The site's rate limits (issue 11) would cap the load itself: off, as for load tests.
-        "RATE_LIMITS": "off",
         "PYTHONDONTWRITEBYTECODE": "1",
         # Hundreds of players from one address, far faster than people: no rate limits
         # or socket caps (issue 11), as for any load test.

@@ -113,8 +113,12 @@ DATABASES = {
     "default": (
         dj_database_url.parse(
             env_str("DATABASE_URL"),
-            # Django advises against persistent connections under ASGI.
-            conn_max_age=env_int("DB_CONN_MAX_AGE", 0),
+            # Connections persist (issue 10: opening one per hop alone cost most of a move).
+            # Django's warning about persistent connections under ASGI is about request
+            # threads that come and go; here sync work runs on a small fixed pool of
+            # threads, each closing stale connections before and after its call
+            # (database_sync_to_async), and health checks catch a dropped one.
+            conn_max_age=env_int("DB_CONN_MAX_AGE", 600),
             conn_health_checks=True,
         )
         if env_str("DATABASE_URL")

@@ -13,5 +13,7 @@ class GamesConfig(AppConfig):
         from django.contrib.auth.signals import user_logged_in
 
         from games.accounts import adopt_anonymous_games
+        from games.races.ratings import adopt_on_login
 
         user_logged_in.connect(adopt_anonymous_games, dispatch_uid="games.adopt_anonymous_games")
+        user_logged_in.connect(adopt_on_login, dispatch_uid="games.adopt_anonymous_rating")

@@ -5,16 +5,23 @@ moving them here needed no migration.
 """
 
 from games.models.race import Race, RaceConnection, RaceMove, RaceSeat, race_group
+from games.models.rating import PlayerRating, RaceRating
+from games.models.seek import RaceBot, RaceListing, Seek
 from games.models.solo import Deal, Game, Move, game_group
 
 __all__ = [
     "Deal",
     "Game",
     "Move",
+    "PlayerRating",
     "Race",
+    "RaceBot",
     "RaceConnection",
+    "RaceListing",
     "RaceMove",
+    "RaceRating",
     "RaceSeat",
+    "Seek",
     "game_group",
     "race_group",
 ]

@@ -14,8 +14,9 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from games.core import limits, workers
 from games.core.actors import actor_for_request
+from games.core.errors import BadRequest
 from games.core.http import answers_json, in_own_thread, json_body
-from games.races import lobby, payloads, records
+from games.races import bot, lobby, payloads, records, seeks
 
 
 def _token(request: HttpRequest) -> str | None:
@@ -27,14 +28,23 @@ def _token(request: HttpRequest) -> str | None:
 @ensure_csrf_cookie
 @answers_json
 def race_list(request: HttpRequest) -> HttpResponse:
-    """GET: the caller's races, newest first. POST ``{"options", "name"}``: a new race."""
+    """GET: the caller's races, newest first. POST ``{"options", "name"}``: a new race;
+    with ``"opponent": "computer", "level": "easy" | "steady" | "sharp"`` the computer
+    holds seat 2, joined and ready (games.races.bot). ``"public": true`` lists the race
+    on the home page for anyone to watch."""
     if request.method == "GET":
         return JsonResponse({"races": lobby.races_for(actor_for_request(request))})
     limits.check(request, "create_race", "new race")
     body = json_body(request)
-    snapshot = lobby.create_race(
-        actor_for_request(request, create=True), body.get("options"), body.get("name")
-    )
+    actor = actor_for_request(request, create=True)
+    if body.get("opponent") == "computer":
+        snapshot = bot.create_bot_race(actor, body.get("options"), body.get("name"), body.get("level"))
+    elif body.get("opponent") not in (None, "friend"):
+        raise BadRequest('the opponent is "friend" (the default) or "computer"', "bad_opponent")
+    else:
+        snapshot = lobby.create_race(actor, body.get("options"), body.get("name"))
+    if body.get("public") is True:
+        seeks.list_publicly(snapshot.race.pk)
     response = JsonResponse(payloads.race_payload(snapshot, 1), status=201)
     response["Location"] = f"/api/races/{snapshot.race.pk}"
     return response

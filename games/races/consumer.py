@@ -31,7 +31,7 @@ from games.core.errors import NotFound, ServiceError
 from games.core.fastpath import ack_text
 from games.core.sockets import JsonSocket, in_thread, message_id_of
 from games.models import Race, race_group
-from games.races import fastmove, lobby, play, presence, records
+from games.races import bot, fastmove, lobby, play, presence, records
 from games.races.payloads import state_message
 
 CLOSE_NOT_FOUND = 4404  # no such race, or the caller may not see it (the two look alike)
@@ -108,7 +108,11 @@ class RaceConsumer(JsonSocket):
         await self.accept()
         self.recorded = True
         # Record the socket first, so the state sent next already shows this player here.
-        await in_thread(presence.socket_opened)(self.actor, self.race_id, self.channel_name)
+        seat = await in_thread(presence.socket_opened)(self.actor, self.race_id, self.channel_name)
+        if seat is not None:
+            # A race against the computer: its seat plays from this process (after a
+            # restart too: the bot resumes from the log when its opponent reconnects).
+            await bot.ensure_driving(self.race_id)
         self.tasks.append(asyncio.ensure_future(self._keep_presence()))
         await self.send_current(force=True)
 

@@ -20,7 +20,7 @@ from games.core.client_ids import clean_client_id
 from games.core.errors import BadRequest, Refused, ServiceError, from_engine
 from games.core.transactions import writing
 from games.models import Race, RaceMove
-from games.races import records
+from games.races import ratings, records
 from games.races.records import SEATS, RaceSnapshot
 
 
@@ -229,3 +229,5 @@ def finish(race: Race, outcome: Mapping[str, Any]) -> None:
     race.status = Race.Status.FINISHED
     race.result = dict(outcome)
     race.finished = records.now()
+    # Ratings move once, in the same transaction as the end (games.races.ratings).
+    ratings.rate_race(race)

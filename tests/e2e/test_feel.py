@@ -47,7 +47,9 @@ WATCH_REST = """([code, target]) => {
 @pytest.fixture
 def moving_page(browser: Browser, live_server_url: str) -> Iterator[Page]:
     """A page with animations on, as a player has them."""
-    context = browser.new_context(base_url=live_server_url, viewport={"width": 1280, "height": 800})
+    context = browser.new_context(
+        bypass_csp=True, base_url=live_server_url, viewport={"width": 1280, "height": 800}
+    )
     context.set_default_timeout(ANSWER_MS)
     try:
         yield context.new_page()

@@ -40,7 +40,7 @@ def play_hints(page: Any, game_id: int, moves: int) -> None:
 
 @pytest.mark.parametrize("game", GAMES)
 def test_every_game_fits_a_phone_and_a_desktop(browser: Browser, live_server_url: str, game: str) -> None:
-    setup = browser.new_context(base_url=live_server_url)
+    setup = browser.new_context(bypass_csp=True, base_url=live_server_url)
     storage = None
     try:
         page = setup.new_page()
@@ -52,6 +52,7 @@ def test_every_game_fits_a_phone_and_a_desktop(browser: Browser, live_server_url
 
     for size, (width, height) in SIZES.items():
         context = browser.new_context(
+            bypass_csp=True,
             base_url=live_server_url,
             viewport={"width": width, "height": height},
             storage_state=storage,

@@ -139,8 +139,8 @@ def drag(page: Page, source: Any, target: Any) -> None:
 
 def test_two_friends_race_from_the_home_page_to_the_result(server: dict[str, Any], browser: Browser) -> None:
     base = server["url"]
-    ana_context = browser.new_context(viewport={"width": 1280, "height": 900})
-    ben_context = browser.new_context(viewport={"width": 1280, "height": 900})
+    ana_context = browser.new_context(bypass_csp=True, viewport={"width": 1280, "height": 900})
+    ben_context = browser.new_context(bypass_csp=True, viewport={"width": 1280, "height": 900})
     ana, ben = ana_context.new_page(), ben_context.new_page()
     errors: list[str] = []
     for page in (ana, ben):
@@ -255,7 +255,7 @@ def no_page_scroll(page: Page) -> None:
 
 def test_a_race_on_a_desktop_fits_the_window(server: dict[str, Any], browser: Browser) -> None:
     desk = {"viewport": {"width": 1360, "height": 900}}
-    ana_context, ben_context = browser.new_context(**desk), browser.new_context(**desk)
+    ana_context, ben_context = browser.new_context(**desk), browser.new_context(bypass_csp=True, **desk)
     try:
         ana, ben = ana_context.new_page(), ben_context.new_page()
         start_a_race(server["url"], ana, ben)
@@ -272,8 +272,8 @@ def test_a_race_on_a_desktop_fits_the_window(server: dict[str, Any], browser: Br
 
 def test_a_race_on_phones_gives_your_own_layout_the_screen(server: dict[str, Any], browser: Browser) -> None:
     phone = {"viewport": {"width": 390, "height": 844}, "has_touch": True, "is_mobile": True}
-    ana_context = browser.new_context(**phone)
-    ben_context = browser.new_context(**phone)
+    ana_context = browser.new_context(bypass_csp=True, **phone)
+    ben_context = browser.new_context(bypass_csp=True, **phone)
     try:
         ana, ben = ana_context.new_page(), ben_context.new_page()
         start_a_race(server["url"], ana, ben)

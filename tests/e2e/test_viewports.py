@@ -76,7 +76,7 @@ def face_up_strips(cards: list[dict[str, Any]]) -> list[float]:
 
 @pytest.mark.parametrize("game", GAMES)
 def test_no_page_scrolls_on_any_viewport(browser: Browser, live_server_url: str, game: str) -> None:
-    setup = browser.new_context(base_url=live_server_url)
+    setup = browser.new_context(bypass_csp=True, base_url=live_server_url)
     try:
         page = setup.new_page()
         created = new_game(page, game, GAMES[game], deal=77)
@@ -89,6 +89,7 @@ def test_no_page_scrolls_on_any_viewport(browser: Browser, live_server_url: str,
     for width, height in VIEWPORTS:
         touch = min(width, height) < 600
         context = browser.new_context(
+            bypass_csp=True,
             base_url=live_server_url,
             viewport={"width": width, "height": height},
             storage_state=storage,
@@ -135,7 +136,9 @@ def test_no_page_scrolls_on_any_viewport(browser: Browser, live_server_url: str,
 def test_the_home_page_does_not_scroll_sideways(
     browser: Browser, live_server_url: str, width: int, height: int
 ) -> None:
-    context = browser.new_context(base_url=live_server_url, viewport={"width": width, "height": height})
+    context = browser.new_context(
+        bypass_csp=True, base_url=live_server_url, viewport={"width": width, "height": height}
+    )
     try:
         page = context.new_page()
         # A game and statistics, so that the lists and the statistics table are drawn.

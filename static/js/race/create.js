@@ -7,7 +7,7 @@
  * This module knows the races API, nothing of cards.
  */
 
-import { api } from "../net.js";
+import { api, cookie } from "../net.js";
 
 const STATUS_WORDS = {
   waiting: "waiting",
@@ -56,6 +56,128 @@ async function listRaces(holder) {
   holder.replaceChildren(title, list);
 }
 
+/** Races under way that their creators listed for anyone to watch (never invites). */
+async function listLive(holder) {
+  let listed;
+  try {
+    listed = (await api("GET", "/api/races/live")).races;
+  } catch {
+    return;
+  }
+  if (!listed.length) return;
+  const title = document.createElement("h3");
+  title.textContent = "Live races";
+  const list = document.createElement("ul");
+  list.className = "games-list race-list";
+  for (const race of listed) {
+    const item = document.createElement("li");
+    const link = document.createElement("a");
+    link.href = race.watch_url;
+    const what = document.createElement("span");
+    what.className = "what";
+    what.innerHTML = "<strong></strong><small></small>";
+    what.querySelector("strong").textContent = race.players.join(" vs ");
+    what.querySelector("small").textContent = `${race.moves_made} moves`;
+    const tag = document.createElement("span");
+    tag.className = "status-tag";
+    tag.textContent = "watch";
+    link.append(what, tag);
+    item.append(link);
+    list.append(item);
+  }
+  holder.replaceChildren(title, list);
+}
+
+/**
+ * "Find an opponent": a seek in the server's pool, polled until a stranger is paired
+ * (then the race page opens, where both press Ready). After 20 s the server offers the
+ * computer; leaving the page, or "Stop looking", cancels the seek.
+ */
+function seekPanel(form, errorBox) {
+  const panel = document.getElementById("seek-status");
+  const words = document.getElementById("seek-words");
+  const instead = document.getElementById("seek-computer");
+  const cancel = document.getElementById("seek-cancel");
+  let seek = null;
+  let timer = null;
+
+  function stop() {
+    if (timer) clearTimeout(timer);
+    timer = null;
+    panel.hidden = true;
+    instead.hidden = true;
+  }
+
+  async function leave() {
+    const mine = seek;
+    seek = null;
+    stop();
+    if (mine) await api("DELETE", `/api/seeks/${mine.id}`).catch(() => {});
+  }
+
+  async function poll() {
+    if (!seek) return;
+    try {
+      const now = await api("GET", `/api/seeks/${seek.id}`);
+      if (now.status === "matched" && now.race) {
+        seek = null;
+        window.location.assign(now.race.url);
+        return;
+      }
+      if (now.status !== "waiting") {
+        stop();
+        return;
+      }
+      instead.hidden = !now.offer_computer;
+      if (now.offer_computer) words.textContent = "Nobody yet. Race the computer, or keep waiting.";
+    } catch (error) {
+      errorBox.textContent = error.message;
+    }
+    timer = setTimeout(poll, 1500);
+  }
+
+  cancel.addEventListener("click", leave);
+  instead.addEventListener("click", async () => {
+    const body = { ...seek.body, opponent: "computer", level: form.querySelector('select[name="level"]').value };
+    await leave();
+    try {
+      const race = await api("POST", "/api/races", body);
+      window.location.assign(race.url);
+    } catch (error) {
+      errorBox.textContent = error.message;
+    }
+  });
+  window.addEventListener("pagehide", () => {
+    if (!seek) return;
+    // The page is going: take the seek out of the pool on the way.
+    fetch(`/api/seeks/${seek.id}`, {
+      method: "DELETE",
+      keepalive: true,
+      credentials: "same-origin",
+      headers: { "X-CSRFToken": cookie("csrftoken") || "" },
+    });
+  });
+
+  return {
+    async start(body) {
+      await leave();
+      try {
+        const made = await api("POST", "/api/seeks", body);
+        if (made.status === "matched" && made.race) {
+          window.location.assign(made.race.url);
+          return;
+        }
+        seek = { id: made.id, body };
+        words.textContent = "Looking for an opponent with these options…";
+        panel.hidden = false;
+        timer = setTimeout(poll, 1500);
+      } catch (error) {
+        errorBox.textContent = error.message;
+      }
+    },
+  };
+}
+
 function start() {
   const form = document.getElementById("race-create");
   if (!form) return;
@@ -64,12 +186,17 @@ function start() {
   const saved = localStorage.getItem("race-name");
   if (nameInput && saved && !nameInput.value) nameInput.value = saved;
 
+  const seeking = seekPanel(form, errorBox);
+
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
     errorBox.textContent = "";
+    const opponent = event.submitter ? event.submitter.value : "";
     const body = {
       options: { same_deal: form.querySelector('input[name="same_deal"]:checked').value === "1" },
     };
+    const listed = form.querySelector('input[name="public"]');
+    if (listed && listed.checked && opponent !== "seek") body.public = true;
     if (nameInput) {
       body.name = nameInput.value.trim();
       if (!body.name) {
@@ -78,7 +205,16 @@ function start() {
         return;
       }
     }
-    const button = form.querySelector('button[type="submit"]');
+    const button = event.submitter || form.querySelector('button[type="submit"]');
+    if (opponent === "seek") {
+      if (nameInput) localStorage.setItem("race-name", body.name);
+      seeking.start(body);
+      return;
+    }
+    if (opponent === "computer") {
+      body.opponent = "computer";
+      body.level = form.querySelector('select[name="level"]').value;
+    }
     button.disabled = true;
     try {
       const race = await api("POST", "/api/races", body);
@@ -92,6 +228,8 @@ function start() {
 
   const holder = document.getElementById("my-races");
   if (holder) listRaces(holder);
+  const live = document.getElementById("live-races");
+  if (live) listLive(live);
 }
 
 start();

@@ -1,0 +1,1 @@
+"""Command-line tools that drive the engine: benchmarks and measurements."""
