@@ -5,7 +5,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("games", "0003_deal_winnable"),
+        ("games", "0004_seeks_bots_ratings"),
     ]
 
     operations = [
