@@ -108,9 +108,14 @@ class GameConsumer(JsonSocket):
 
     async def game_here(self, event: dict[str, Any]) -> None:
         """An older socket of the game answered this one's hello."""
-        self.peers.add(event["channel"])
-        if event["version"] > self.sent_version:
-            await self.catch_up(event["version"], f"game {self.game_id}")
+        channel, version = event["channel"], event["version"]
+        self.peers.add(channel)
+        if version > self.sent_version:
+            await self.catch_up(version, f"game {self.game_id}")
+        elif version < self.sent_version:
+            # This socket moved between its hello and this answer, thinking itself alone,
+            # so it sent those moves to no one: tell the older socket now.
+            await self.channel_layer.send(channel, {"type": "game.changed", "version": self.sent_version})
 
     async def game_bye(self, event: dict[str, Any]) -> None:
         self.peers.discard(event["channel"])
