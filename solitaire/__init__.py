@@ -14,6 +14,7 @@ through ``State.view(player)``.
 from .base import Rules, State
 from .cards import card_text, parse_card
 from .hints import hint
+from .memory import Memory
 from .moves import IllegalMove, Move
 from .registry import GAMES, load, new_game, rules_for
 from .solver import SolveResult, solve
@@ -21,6 +22,7 @@ from .solver import SolveResult, solve
 __all__ = [
     "GAMES",
     "IllegalMove",
+    "Memory",
     "Move",
     "Rules",
     "SolveResult",

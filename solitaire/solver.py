@@ -139,6 +139,30 @@ def best_line(state: State, max_nodes: int, timeout: float = 1.0) -> tuple[str, 
     return status, _replay(model, state, path, must_win=status == SOLVED)
 
 
+def search_from(
+    model: Model[P],
+    position: P,
+    max_nodes: int,
+    deadline: float = float("inf"),
+    clock: Callable[[], float] = time.process_time,
+) -> tuple[str, int, list[Action]]:
+    """Search from a model position (not an engine state) within ``max_nodes``.
+
+    Returns the status, the best (lowest) score seen, and the actions of the winning
+    line, or of the way to the best-scored position when no win was found. The hint
+    uses it to judge each candidate move on each sampled deal.
+    """
+    search: _Search[P] = _Search(model, clock, deadline, max_nodes)
+    root, made = model.settle(position)
+    if model.won(root):
+        return SOLVED, model.score(root), made
+    search.best_score = model.score(root)
+    status, path = search.best_first(root, made)
+    if status != SOLVED:
+        path = search.best_path
+    return status, search.best_score, path
+
+
 class _Search(Generic[P]):
     """Depth-first search with a transposition table over a model's positions."""
 
@@ -152,6 +176,7 @@ class _Search(Generic[P]):
         self.nodes = 0
         # Best-first only: when the budget runs out, the way to the best-scored position.
         self.best_path: list[Action] = []
+        self.best_score = 0
 
     def run(self, state: State) -> tuple[str, list[Action]]:
         model = self.model
@@ -250,6 +275,7 @@ class _Search(Generic[P]):
                     limit is not None and nodes >= limit
                 ):
                     self.nodes = nodes
+                    self.best_score = best_score
                     self.best_path = made + _path(parents, best_key)
                     return UNKNOWN, []
                 pushed += 1
@@ -260,6 +286,7 @@ class _Search(Generic[P]):
                     queue, (child_score + depth_weight * (depth + 1), pushed, child, child_key, depth + 1)
                 )
         self.nodes = nodes
+        self.best_score = best_score
         self.best_path = made + _path(parents, best_key)
         return UNSOLVABLE, []
 

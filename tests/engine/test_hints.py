@@ -16,8 +16,8 @@ from typing import Any
 import pytest
 
 import solitaire
-from solitaire.bot import main as bot_main
-from solitaire.bot import play
+from solitaire.tools.bot import main as bot_main
+from solitaire.tools.bot import play
 from tests.engine.conftest import suit_run
 
 

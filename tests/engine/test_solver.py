@@ -15,8 +15,8 @@ import pytest
 
 import solitaire
 from solitaire import solver_klondike
-from solitaire.winnability import main as winnability_main
-from solitaire.winnability import parse_options, wilson
+from solitaire.tools.winnability import main as winnability_main
+from solitaire.tools.winnability import parse_options, wilson
 from tests.engine.conftest import suit_run
 
 FIXTURES = pathlib.Path(__file__).parent / "fixtures"
