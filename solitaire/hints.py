@@ -379,6 +379,8 @@ def _sampled(
                 candidates.append(step)
         if candidates:
             break
+    if all(talon_known) and _lost(view, known, truth_like, unknown_stock=False):
+        return Advice(None, lost=True, reason=LOST, samples=count)
     draw_step: tuple[tuple[int, int, int, int], ...] = ((DRAW, -1, 0, 0),)
     if stock_move is not None and (not all(talon_known) or not candidates):
         candidates.append(draw_step)
@@ -416,10 +418,13 @@ def _sampled(
             fresh.append(step)
 
     if not fresh:
-        if _lost(view, known, truth_like, unknown_stock=not all(talon_known)):
-            return Advice(None, lost=True, reason=LOST, samples=count)
         choices = [m for m in moves if not repeats(m)] or moves
         return Advice(_by_rule_of_thumb(view, choices) or choices[0], reason="only repeats", samples=count)
+
+    if len(fresh) == 1 and stock_move is not None:
+        # Nothing to choose between (a stock move is always there to fall back on).
+        _remember(truth_like, expanded[fresh[0]], known, memory)
+        return Advice(expanded[fresh[0]][0], reason="only move", samples=count, candidates=1)
 
     # 3. Score every fresh candidate on every sample with a short search.
     total_nodes = max(int(budget * NODES_PER_SECOND), MIN_NODES * len(fresh) * count)
@@ -428,7 +433,6 @@ def _sampled(
     start_scores = [max(model.score(root), 1) for root in roots]
     values: dict[tuple[tuple[int, int, int, int], ...], float] = {}
     lines: dict[tuple[tuple[int, int, int, int], ...], tuple[str, list[tuple[int, int, int, int]]]] = {}
-    proved_lost = True
     for step in fresh:
         total = 0.0
         for i, root in enumerate(roots):
@@ -437,14 +441,10 @@ def _sampled(
                 total += 1.0
             elif status != UNSOLVABLE:
                 total += 0.5 * min(1.0, max(0.0, 1.0 - best / start_scores[i]))
-            if status != UNSOLVABLE:
-                proved_lost = False
             if i == 0:
                 lines[step] = (status, path)
         values[step] = total / count
     best_step = max(fresh, key=lambda step: values[step])  # first of the best, in model order
-    if proved_lost and _lost(view, known, truth_like, unknown_stock=not all(talon_known)):
-        return Advice(None, lost=True, reason=LOST, samples=count, candidates=len(fresh))
 
     # 4. Remember the chosen step's moves, and the winning line after it on the first
     #    sample, until a card nobody has seen comes up.
