@@ -53,7 +53,7 @@ from .memory import Memory
 
 NO_HINT_BELOW = 0
 # The default budget of one hint, in CPU seconds of search.
-DEFAULT_BUDGET = 1.0
+DEFAULT_BUDGET = 1.5
 # How many search positions a budget second buys (measured on this machine's cores,
 # 12,000-30,000 a second): the budget is spent as a node count, so a hint does not
 # depend on how busy the machine is, with a CPU-time safety net at twice the budget.

@@ -54,6 +54,7 @@ def play(
     visits: dict[str, int] = {position_key_of(state): 1}
     steps = 0
     cpu = 0.0
+    slowest = 0.0
     ending = CAP
     while steps < max_steps:
         if state.is_won:
@@ -61,7 +62,9 @@ def play(
             break
         started = time.process_time()
         advice = advise(state.view(), memory if remember else None, seen=visits.keys(), budget=budget)
-        cpu += time.process_time() - started
+        spent = time.process_time() - started
+        cpu += spent
+        slowest = max(slowest, spent)
         if advice.move is None:
             ending = LOST if advice.lost else NO_HINT
             break
@@ -84,6 +87,7 @@ def play(
         "steps": steps,
         "won": ending == WON,
         "cpu_seconds": round(cpu, 4),
+        "slowest_move_seconds": round(slowest, 4),
     }
 
 
@@ -143,11 +147,15 @@ def main(argv: list[str] | None = None) -> int:
     steps = sum(r["steps"] for r in results)
     cpu = sum(r["cpu_seconds"] for r in results)
     per_move = cpu / steps if steps else 0.0
+    slowest = max(r["slowest_move_seconds"] for r in results)
     label = "hint bot" + (" (no memory)" if args.forget else "") + f", budget {args.budget:g} s"
     print(f"{args.game} {options or ''} seeds {args.first}..{args.first + n - 1}, {label}".replace("  ", " "))
     print(f"  won {wins} of {n}: {100 * wins / n:.2f}% (95% Wilson {100 * low:.2f}% to {100 * high:.2f}%)")
     print("  endings: " + ", ".join(f"{name} {count}" for name, count in sorted(endings.items())))
-    print(f"  hint CPU: {per_move:.3f} s per move over {steps} moves ({cpu:.1f} s in all)")
+    print(
+        f"  hint CPU: {per_move:.3f} s per move over {steps} moves ({cpu:.1f} s in all), "
+        f"slowest move {slowest:.2f} s"
+    )
     print(f"  {time.perf_counter() - started:.1f} s wall-clock in all")
     summary: dict[str, Any] = {
         "games": n,
@@ -156,6 +164,7 @@ def main(argv: list[str] | None = None) -> int:
         "upper": high,
         "endings": endings,
         "cpu_seconds_per_move": per_move,
+        "slowest_move_seconds": slowest,
         "budget": args.budget,
         "memory": not args.forget,
     }
