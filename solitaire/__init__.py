@@ -9,24 +9,37 @@ through ``State.view(player)``.
     >>> s2 = s.apply({"from": "stock", "to": "waste"})
     >>> len(s2.view()["piles"]["waste"])
     3
+    >>> s2.outcome() is None
+    True
 """
 
-from .base import Rules, State
+from .base import ALL_HOME, BLOCKED, DRAW, STUCK, WON, Outcome, Rules, State
 from .cards import card_text, parse_card
 from .hints import hint
 from .memory import Memory
-from .moves import IllegalMove, Move
+from .moves import IllegalMove, MalformedMove, Move, MoveError, NotYourPile, StaleMove, UnknownPile
 from .registry import GAMES, load, new_game, rules_for
 from .solver import SolveResult, solve
 
 __all__ = [
+    "ALL_HOME",
+    "BLOCKED",
+    "DRAW",
     "GAMES",
+    "STUCK",
+    "WON",
     "IllegalMove",
+    "MalformedMove",
     "Memory",
     "Move",
+    "MoveError",
+    "NotYourPile",
+    "Outcome",
     "Rules",
     "SolveResult",
+    "StaleMove",
     "State",
+    "UnknownPile",
     "card_text",
     "hint",
     "load",

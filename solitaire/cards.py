@@ -14,7 +14,6 @@ Card = int
 
 SUITS = "CDHS"
 RANKS = ("", "A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
-ACE = 1
 KING = 13
 FACE_DOWN = 64
 OWNER_SHIFT = 7
@@ -23,8 +22,6 @@ FACE_MASK = 63  # rank and suit only
 _RANK_BY_TEXT = {text: rank for rank, text in enumerate(RANKS) if text}
 _RANK_BY_TEXT["T"] = 10
 _RANK_BY_TEXT["1"] = 1
-# Suits 1 and 2 (diamonds, hearts) are red.
-_RED = (False, True, True, False)
 
 
 def make_card(rank: int, suit: int, *, face_down: bool = False, owner: int = 0) -> Card:
@@ -36,32 +33,8 @@ def rank_of(card: Card) -> int:
     return (card >> 2) & 15
 
 
-def suit_of(card: Card) -> int:
-    return card & 3
-
-
-def is_red(card: Card) -> bool:
-    return _RED[card & 3]
-
-
-def is_face_down(card: Card) -> bool:
-    return bool(card & FACE_DOWN)
-
-
 def owner_of(card: Card) -> int:
     return card >> OWNER_SHIFT
-
-
-def face_up(card: Card) -> Card:
-    return card & ~FACE_DOWN
-
-
-def face_down(card: Card) -> Card:
-    return card | FACE_DOWN
-
-
-def with_owner(card: Card, owner: int) -> Card:
-    return (card & (FACE_MASK | FACE_DOWN)) | (owner << OWNER_SHIFT)
 
 
 def face_text(card: Card) -> str:
@@ -102,8 +75,3 @@ def parse_card(text: object) -> Card:
 def full_deck() -> list[Card]:
     """One 52-card pack, face up, in a fixed order: clubs, diamonds, hearts, spades, A to K."""
     return [make_card(rank, suit) for suit in range(4) for rank in range(1, 14)]
-
-
-def card_name(card: Card) -> str:
-    """Plain words for error messages: ``7H`` stays short; players read it fine."""
-    return face_text(card)

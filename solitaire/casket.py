@@ -62,6 +62,45 @@ class Casket(Rules):
         self.lid = tuple(i for i, r in enumerate(roles) if r == RESERVE)
         self.sources = (self.stock, *self.wastes, *self.tableau, *self.lid)
 
+    # --- the game in words, for the UI --------------------------------------------------
+
+    def options_text(self) -> str:
+        return "Hard (an empty lid cell stays empty)" if self.options["hard"] else ""
+
+    def pile_label(self, pile_id: str) -> str:
+        for prefix, word in (("lid", "Lid cell"), ("w", "Waste"), ("f", "Foundation"), ("t", "Pile")):
+            if pile_id.startswith(prefix) and pile_id[len(prefix) :].isdigit():
+                return f"{word} {pile_id[len(prefix) :]}"
+        return pile_id.capitalize()
+
+    def pile_fills(self, index: int) -> str:
+        role = self.roles[index]
+        if role == TABLEAU:
+            return "stock"  # refilled from the stock at once; any card once it is gone
+        if role == FOUNDATION:
+            return "ace"
+        if role == WASTE:
+            return "stock"
+        if role == RESERVE:
+            return "jewels"  # refilled from the jewels at once; then by hand unless hard
+        return "none"
+
+    # --- safe moves to the foundations (docs/rules.md) -----------------------------------
+
+    def safe_sources(self, state: State) -> tuple[int, ...]:
+        # Lifting a card must not set off a refill: that would change which card a
+        # later refill brings. Waste piles never refill; a lid cell refills only from
+        # the jewels, a tableau pile only from the stock, when the move empties it.
+        piles = state.piles
+        sources = list(self.wastes)
+        sources += [t for t in self.tableau if len(piles[t]) > 1 or not piles[self.stock]]
+        if not piles[self.jewels]:
+            sources += self.lid
+        return tuple(sources)
+
+    def children_of(self, face: Card) -> tuple[Card, ...]:
+        return (face - 4,) if face >> 2 > 1 else ()
+
     def deal(self, seed: int) -> State:
         deck = shuffled(full_deck() + full_deck(), seed)
         piles: list[tuple[Card, ...]] = [() for _ in self.pile_ids]
@@ -117,47 +156,69 @@ class Casket(Rules):
         target = self.pile(move.target)
         roles = self.roles
         source_role, target_role = roles[source], roles[target]
+        ends = {"source": move.source, "target": move.target}
         if move.count != 1:
-            raise IllegalMove("in Casket only one card moves at a time", "count")
+            raise IllegalMove(
+                "in Casket only one card moves at a time", "count", count=move.count, allowed=1, **ends
+            )
         if source_role in (FOUNDATION, JEWELS):
             what = (
                 "foundation cards stay put"
                 if source_role == FOUNDATION
                 else "jewels only go to the lid, by themselves"
             )
-            raise IllegalMove(f"cards cannot be taken from {move.source}: {what}", "no_such_move")
+            raise IllegalMove(f"cards cannot be taken from {move.source}: {what}", "no_such_move", **ends)
         piles = list(state.piles)
         pile = piles[source]
         if not pile:
-            raise IllegalMove(f"{move.source} is empty", "empty")
+            raise IllegalMove(f"{move.source} is empty", "empty", pile=move.source)
         card = pile[-1]
         destination = piles[target]
         if target_role == WASTE:
             if source_role != STOCK:
-                raise IllegalMove("only stock cards go onto the waste piles", "no_such_move")
+                raise IllegalMove("only stock cards go onto the waste piles", "no_such_move", **ends)
         elif target_role == FOUNDATION:
             if not fits_foundation(card, destination):
                 raise foundation_refusal(card, destination, move.target)
         elif target_role == TABLEAU:
             if target == source:
-                raise IllegalMove("a card cannot move onto its own pile", "no_such_move")
+                raise IllegalMove("a card cannot move onto its own pile", "no_such_move", **ends)
             if not self.fits_tableau(card, destination):
                 raise IllegalMove(
                     f"{face_text(card)} does not go on {face_text(destination[-1])}: "
                     "tableau builds down in the same suit",
                     "tableau",
+                    card=face_text(card),
+                    pile=move.target,
+                    top=face_text(destination[-1]),
+                    build="suit",
                 )
         elif target_role == RESERVE:
             if destination:
-                raise IllegalMove(f"{move.target} already holds a card: a lid cell holds one", "occupied")
+                raise IllegalMove(
+                    f"{move.target} already holds a card: a lid cell holds one",
+                    "occupied",
+                    pile=move.target,
+                    top=face_text(destination[-1]),
+                )
             if piles[self.jewels]:
-                raise IllegalMove("lid cells are refilled from the jewels while any are left", "lid_closed")
+                raise IllegalMove(
+                    "lid cells are refilled from the jewels while any are left",
+                    "lid_closed",
+                    pile=move.target,
+                    hard=self.options["hard"],
+                )
             if self.options["hard"]:
-                raise IllegalMove("in the hard variation an empty lid cell stays empty", "lid_closed")
+                raise IllegalMove(
+                    "in the hard variation an empty lid cell stays empty",
+                    "lid_closed",
+                    pile=move.target,
+                    hard=True,
+                )
             if source_role == RESERVE:
-                raise IllegalMove("cards do not move from one lid cell to another", "no_such_move")
+                raise IllegalMove("cards do not move from one lid cell to another", "no_such_move", **ends)
         else:
-            raise IllegalMove(f"cards do not go onto {move.target}", "no_such_move")
+            raise IllegalMove(f"cards do not go onto {move.target}", "no_such_move", **ends)
         piles[source] = pile[:-1]
         piles[target] = destination + (card,)
         self.refill(piles, source)
@@ -180,12 +241,27 @@ class Casket(Rules):
             piles[emptied] = (stock[-1],)
             piles[self.stock] = stock[:-1]
 
+    def progresses_now(self, state: State, seat: int) -> bool:
+        """Any stock card can go to a waste pile; otherwise a card going up, a waste card
+        played, or a lid card played while a jewel will refill its cell is progress."""
+        piles = state.piles
+        if piles[self.stock]:
+            return True
+        roles = self.roles
+        index = self.index
+        jewels = bool(piles[self.jewels])
+        for move in state.legal_moves():
+            source, target = roles[index[move.source]], roles[index[move.target]]
+            if target == FOUNDATION or source == WASTE or (jewels and source == RESERVE):
+                return True
+        return False
+
     def progress(self, state: State, seat: int) -> tuple[int, ...]:
         piles = state.piles
         on_foundations = sum(len(piles[f]) for f in self.foundations)
         in_wastes = sum(len(piles[w]) for w in self.wastes)
         return (-on_foundations, len(piles[self.stock]), len(piles[self.jewels]), in_wastes)
 
-    def view_extra(self, state: State, player: int | None) -> dict[str, Any]:
+    def view_extra(self, state: State, player: int | None, exact: bool = True) -> dict[str, Any]:
         stock = state.piles[self.stock]
         return {"stock_top": face_text(stock[-1]) if stock else None}

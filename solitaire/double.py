@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .base import FOUNDATION, State, boolean
+from .base import ALL_HOME, BLOCKED, DRAW, FOUNDATION, Outcome, State, boolean
 from .cards import OWNER_SHIFT, Card, face_text, full_deck, owner_of
 from .klondike_like import KlondikeLike, Seat
 from .moves import IllegalMove, Move
@@ -82,24 +82,49 @@ class Double(KlondikeLike):
                 counts[str(owner_of(card))] += 1
         return counts
 
-    def result(self, state: State) -> dict[str, Any] | None:
-        """Who won and why, once the race is over; None while it goes on."""
+    def outcome(self, state: State, *, exact: bool = False) -> Outcome | None:
+        """The first seat with all its cards home wins; when neither seat can make
+        progress any more, the larger contribution wins and equal ones are a draw."""
         finished = self.finished_seat(state)
         contributions = self.contributions(state)
         if finished is not None:
-            return {"winner": finished, "reason": "finished", "contributions": contributions}
-        if not state.is_over:
+            return Outcome(finished, ALL_HOME, contributions)
+        over = state.is_over if exact else state.quick_over()
+        if not over:
             return None
         one, two = contributions["1"], contributions["2"]
-        winner = 1 if one > two else 2 if two > one else None
-        return {"winner": winner, "reason": "blocked", "contributions": contributions}
+        if one == two:
+            return Outcome(None, DRAW, contributions)
+        return Outcome(1 if one > two else 2, BLOCKED, contributions)
+
+    def result(self, state: State, *, exact: bool = True) -> dict[str, Any] | None:
+        """The outcome in the view's older words: reason "finished" or "blocked"
+        (a draw is "blocked" with no winner), and ``contributions``. None while the
+        race goes on."""
+        outcome = self.outcome(state, exact=exact)
+        if outcome is None:
+            return None
+        reason = "finished" if outcome.reason == ALL_HOME else "blocked"
+        return {"winner": outcome.winner, "reason": reason, "contributions": outcome.scores}
 
     def is_won(self, state: State) -> bool:
         return self.finished_seat(state) is not None
 
-    def seat_of(self, move: Move) -> int:
-        """The seat (1 or 2) a move belongs to. :raises ValueError: if malformed."""
-        return self.seat_of_move(move).number
+    def seat_of(self, pile_id: str | Move) -> int | None:
+        """The seat (1 or 2) whose pile this is; ``None`` for a shared foundation.
+
+        Given a ``Move`` (the older form), the seat the move belongs to.
+
+        :raises UnknownPile: for a pile the game does not have.
+        :raises NotYourPile: for a move naming both seats' piles.
+        :raises IllegalMove: for a move between two foundations.
+        """
+        if isinstance(pile_id, Move):
+            return self.seat_of_move(pile_id).number
+        return super().seat_of(pile_id)
+
+    def options_text(self) -> str:
+        return "Same deal for both players" if self.options["same_deal"] else ""
 
     def moves_for(self, state: State, player: int | None) -> list[Move]:
         if player not in SEATS:
@@ -114,10 +139,10 @@ class Double(KlondikeLike):
         # the server is that referee, so it may look before the players have.
         return True
 
-    def view_extra(self, state: State, player: int | None) -> dict[str, Any]:
+    def view_extra(self, state: State, player: int | None, exact: bool = True) -> dict[str, Any]:
         seats = {str(number): self.passes_view(state, self.seat_by_number[number]) for number in SEATS}
         return {
             "contributions": self.contributions(state),
             "seats": seats,
-            "result": self.result(state),
+            "result": self.result(state, exact=exact),
         }

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .base import Counters, Option, State, boolean
+from .base import Counters, Option, State, boolean, choice
 from .cards import full_deck
 from .klondike_like import (
     FOUNDATION_TO_TABLEAU,
@@ -36,23 +36,24 @@ VEGAS_ANTE = 52
 VEGAS_PER_CARD = 5
 
 
+MAX_PASSES = 1000
+
+
 def _passes_ok(value: object) -> bool:
-    return value is None or (isinstance(value, int) and not isinstance(value, bool) and value >= 1)
+    return value is None or (type(value) is int and 1 <= value <= MAX_PASSES)
 
 
 class Klondike(KlondikeLike):
     name = "klondike"
     title = "Klondike"
     OPTIONS = {
-        "draw": Option(3, lambda v: v in (1, 3) and not isinstance(v, bool), "1 or 3"),
-        "passes": Option(None, _passes_ok, "None (unlimited) or a number of passes, at least 1"),
+        "draw": choice(3, 1, 3),
+        "passes": Option(None, _passes_ok, f"None (unlimited) or a number of passes from 1 to {MAX_PASSES}"),
         "whole_sequences": boolean(False),
         "any_card_in_space": boolean(False),
         "face_up": boolean(False),
         "foundation_to_tableau": boolean(True),
-        "scoring": Option(
-            "standard", lambda v: v in ("standard", "vegas", None), '"standard", "vegas" or None'
-        ),
+        "scoring": choice("standard", "standard", "vegas", None),
     }
     counter_names = ("passes", "score")
 
@@ -63,6 +64,24 @@ class Klondike(KlondikeLike):
         self.whole_sequences = options["whole_sequences"]
         self.any_card_in_space = options["any_card_in_space"]
         self.foundation_to_tableau = options["foundation_to_tableau"]
+        self.stock_face_up = options["face_up"]
+
+    def options_text(self) -> str:
+        options = self.options
+        words = [f"Draw {self.draw_count}"]
+        passes = self.max_passes
+        if passes is not None:
+            words.append("1 pass" if passes == 1 else f"{passes} passes")
+        words.append({"standard": "Standard scoring", "vegas": "Vegas", None: "No score"}[options["scoring"]])
+        if options["face_up"]:
+            words.append("Thoughtful (all cards face up)")
+        if self.whole_sequences:
+            words.append("Whole runs only")
+        if self.any_card_in_space:
+            words.append("Any card in a space")
+        if not self.foundation_to_tableau:
+            words.append("No cards back from the foundations")
+        return " · ".join(words)
 
     def deal(self, seed: int) -> State:
         deck = shuffled(full_deck(), seed)
@@ -96,5 +115,5 @@ class Klondike(KlondikeLike):
             return VEGAS_PER_CARD * on_foundations - VEGAS_ANTE
         return None
 
-    def view_extra(self, state: State, player: int | None) -> dict[str, Any]:
+    def view_extra(self, state: State, player: int | None, exact: bool = True) -> dict[str, Any]:
         return self.passes_view(state, self.seat_by_number[0])

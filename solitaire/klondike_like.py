@@ -25,10 +25,12 @@ from .base import (
     fits_foundation,
     foundation_refusal,
 )
-from .cards import FACE_DOWN, KING, Card, face_text, rank_of
-from .moves import IllegalMove, Move
+from .cards import FACE_DOWN, FACE_MASK, KING, Card, face_text
+from .moves import IllegalMove, Move, NotYourPile
 
 _RED = (False, True, True, False)
+_ACES = frozenset((1 << 2) | suit for suit in range(4))
+_KINGS = frozenset((KING << 2) | suit for suit in range(4))
 
 # What a move did, for scoring.
 WASTE_TO_TABLEAU, WASTE_TO_FOUNDATION, TABLEAU_TO_FOUNDATION = "wt", "wf", "tf"
@@ -55,6 +57,7 @@ class KlondikeLike(Rules):
     any_card_in_space: bool = False
     whole_sequences: bool = False
     foundation_to_tableau: bool = True
+    stock_face_up: bool = False  # every stock card lies face up (Thoughtful Klondike)
     columns: int = 7
     foundation_count: int = 4
     seat_numbers: tuple[int, ...] = (0,)
@@ -92,12 +95,65 @@ class KlondikeLike(Rules):
             for i in (seat.stock, seat.waste, *seat.tableau):
                 self.seat_of_pile[i] = seat
         self.build_rule = "in the same suit" if self.same_suit else "in alternating colours"
+        self.build_word = "suit" if self.same_suit else "alternating"
+        faces = [(rank << 2) | suit for suit in range(4) for rank in range(1, 14)]
+        self.children: dict[Card, tuple[Card, ...]] = {
+            face: tuple(child for child in faces if self.fits_tableau(child, (face,))) for face in faces
+        }
 
     def configure(self) -> None:
         """Hook: read the options into the settings above."""
 
     def seats(self) -> tuple[int, ...]:
         return self.seat_numbers
+
+    def seat_of(self, pile_id: str) -> int | None:
+        seat = self.seat_of_pile[self.pile(pile_id)]
+        return seat.number if seat is not None and len(self.seat_numbers) > 1 else None
+
+    # --- the game in words, for the UI --------------------------------------------------
+
+    def pile_label(self, pile_id: str) -> str:
+        owner, _, name = pile_id.rpartition(".")
+        if name.startswith("t"):
+            label = f"Pile {name[1:]}"
+        elif name.startswith("f"):
+            label = f"Foundation {name[1:]}"
+        else:
+            label = name.capitalize()
+        return f"Player {owner[1:]}'s {label.lower()}" if owner else label
+
+    def pile_fills(self, index: int) -> str:
+        role = self.roles[index]
+        if role == TABLEAU:
+            return "any" if self.any_card_in_space else "king"
+        if role == FOUNDATION:
+            return "ace"
+        if role == WASTE:
+            return "stock"
+        return "waste" if self.max_passes != 1 else "none"
+
+    def passes_allowed(self) -> int | None:
+        return self.max_passes
+
+    def cards_per_draw(self) -> int:
+        return self.draw_count
+
+    # --- safe moves to the foundations (docs/rules.md) -----------------------------------
+
+    def safe_sources(self, state: State) -> tuple[int, ...]:
+        if len(self.seat_numbers) > 1:
+            return ()  # in a race, which card goes up first is the race
+        seat = self.seat_by_number[self.seat_numbers[0]]
+        # A waste card is safe to lift only when draws turn one card: with three, taking
+        # a card out of the waste changes which cards later draws can reach.
+        return (seat.waste, *seat.tableau) if self.draw_count == 1 else seat.tableau
+
+    def children_of(self, face: Card) -> tuple[Card, ...]:
+        return self.children[face]
+
+    def cards_come_back(self) -> bool:
+        return self.foundation_to_tableau
 
     # --- rules of placement ---------------------------------------------------------
 
@@ -203,9 +259,13 @@ class KlondikeLike(Rules):
         seat_a = self.seat_of_pile[source]
         seat_b = self.seat_of_pile[target]
         if seat_a is not None and seat_b is not None and seat_a is not seat_b:
-            raise ValueError(
+            raise NotYourPile(
                 f"{move.source} and {move.target} belong to different players: "
-                "you cannot use the other player's piles"
+                "you cannot use the other player's piles",
+                source=move.source,
+                target=move.target,
+                seat=seat_a.number,
+                other_seat=seat_b.number,
             )
         seat = seat_a or seat_b
         if seat is None:
@@ -213,13 +273,21 @@ class KlondikeLike(Rules):
                 f"cards do not move from {move.source} to {move.target}: "
                 "foundation cards only go back to a tableau pile",
                 "no_such_move",
+                source=move.source,
+                target=move.target,
             )
         return seat
 
+    def moves_chosen_cards(self, state: State, move: Move) -> bool:
+        # A draw turns whatever the stock holds; a turn-over takes the whole waste.
+        source = self.roles[self.pile(move.source)]
+        return source != STOCK and not (source == WASTE and self.roles[self.pile(move.target)] == STOCK)
+
     def apply(self, state: State, move: Move) -> State:
         seat = self.seat_of_move(move)
-        if len(self.seat_numbers) > 1 and self.finished_seat(state) is not None:
-            raise IllegalMove("the race is over", "over")
+        finished = self.finished_seat(state) if len(self.seat_numbers) > 1 else None
+        if finished is not None:
+            raise IllegalMove("the race is over", "race_over", winner=finished)
         source = self.index[move.source]
         target = self.index[move.target]
         roles = self.roles
@@ -227,32 +295,50 @@ class KlondikeLike(Rules):
         piles = list(state.piles)
         counters = state.counters
         action: str
+        ends = {"source": move.source, "target": move.target}
         if source_role == STOCK:
             if target != seat.waste:
-                raise IllegalMove(f"stock cards are turned onto the waste, not {move.target}", "no_such_move")
+                raise IllegalMove(
+                    f"stock cards are turned onto the waste, not {move.target}", "no_such_move", **ends
+                )
             if move.count != 1:
-                raise IllegalMove("a draw is one action: send it without a count", "count")
+                raise IllegalMove(
+                    "a draw is one action: send it without a count",
+                    "count",
+                    count=move.count,
+                    allowed=1,
+                    **ends,
+                )
             stock = piles[source]
             if not stock:
-                raise IllegalMove("the stock is empty: turn the waste over first", "empty")
+                raise IllegalMove("the stock is empty: turn the waste over first", "empty", pile=move.source)
             turned = stock[-self.draw_count :][::-1]
             piles[source] = stock[: len(stock) - len(turned)]
             piles[target] = piles[target] + tuple(c & ~FACE_DOWN for c in turned)
             action = DRAW
         elif source_role == WASTE and target_role == STOCK:
             if target != seat.stock:
-                raise IllegalMove("the waste turns over onto its own stock", "no_such_move")
+                raise IllegalMove("the waste turns over onto its own stock", "no_such_move", **ends)
             if move.count != 1:
-                raise IllegalMove("turning the waste over is one action: send it without a count", "count")
+                raise IllegalMove(
+                    "turning the waste over is one action: send it without a count",
+                    "count",
+                    count=move.count,
+                    allowed=1,
+                    **ends,
+                )
             if piles[target]:
                 raise IllegalMove(
-                    "the waste can be turned over only when the stock is empty", "stock_not_empty"
+                    "the waste can be turned over only when the stock is empty",
+                    "stock_not_empty",
+                    pile=move.target,
                 )
             if not piles[source]:
-                raise IllegalMove("the waste is empty", "empty")
+                raise IllegalMove("the waste is empty", "empty", pile=move.source)
             if not self.may_recycle(state, seat):
-                raise IllegalMove(self.no_more_passes_reason(), "no_more_passes")
-            piles[target] = tuple(c | FACE_DOWN for c in reversed(piles[source]))
+                raise IllegalMove(self.no_more_passes_reason(), "no_more_passes", passes=self.max_passes)
+            hide = 0 if self.stock_face_up else FACE_DOWN
+            piles[target] = tuple(c | hide for c in reversed(piles[source]))
             piles[source] = ()
             counters = _bumped(counters, seat.passes_counter)
             action = RECYCLE
@@ -280,34 +366,48 @@ class KlondikeLike(Rules):
         roles = self.roles
         source_role, target_role = roles[source], roles[target]
         pile = piles[source]
+        ends = {"source": move.source, "target": move.target}
         if source_role == STOCK or target_role in (STOCK, WASTE):
-            raise IllegalMove(f"cards do not move from {move.source} to {move.target}", "no_such_move")
+            raise IllegalMove(
+                f"cards do not move from {move.source} to {move.target}", "no_such_move", **ends
+            )
         if not pile:
-            raise IllegalMove(f"{move.source} is empty", "empty")
+            raise IllegalMove(f"{move.source} is empty", "empty", pile=move.source)
         count = move.count
         if source_role == TABLEAU:
             run = self.run_length(pile)
             if count > len(pile) or count > run:
                 if pile[-count:] and any(c & FACE_DOWN for c in pile[-count:]):
-                    raise IllegalMove("face-down cards cannot be moved", "face_down")
+                    raise IllegalMove(
+                        "face-down cards cannot be moved", "face_down", pile=move.source, count=count
+                    )
                 raise IllegalMove(
                     f"those {count} cards on {move.source} are not one sequence: "
                     f"a run must go down by one {self.build_rule}",
                     "not_a_run",
+                    pile=move.source,
+                    count=count,
+                    run=run,
+                    build=self.build_word,
                 )
             if self.whole_sequences and count != run and target_role == TABLEAU:
                 raise IllegalMove(
                     f"only the whole sequence of {run} on {move.source} may move (whole sequences only)",
                     "whole_sequence",
+                    pile=move.source,
+                    count=count,
+                    run=run,
                 )
         elif count != 1:
             self.check_count(move)
         card = pile[-count]
         if target_role == FOUNDATION:
             if count != 1:
-                raise IllegalMove("cards go to the foundations one at a time", "count")
+                raise IllegalMove(
+                    "cards go to the foundations one at a time", "count", count=count, allowed=1, **ends
+                )
             if source_role == FOUNDATION:
-                raise IllegalMove("cards do not move between foundations", "no_such_move")
+                raise IllegalMove("cards do not move between foundations", "no_such_move", **ends)
             foundation = piles[target]
             if not fits_foundation(card, foundation):
                 raise self.foundation_refused(card, foundation, move.target)
@@ -316,12 +416,14 @@ class KlondikeLike(Rules):
             return WASTE_TO_FOUNDATION if source_role == WASTE else TABLEAU_TO_FOUNDATION
         # target is a tableau pile
         if source_role == FOUNDATION and not self.foundation_to_tableau:
-            raise IllegalMove("cards never come back from the foundations in this game", "no_return")
+            raise IllegalMove(
+                "cards never come back from the foundations in this game", "no_return", pile=move.source
+            )
         destination = piles[target]
         if source == target:
-            raise IllegalMove("a card cannot move onto its own pile", "no_such_move")
+            raise IllegalMove("a card cannot move onto its own pile", "no_such_move", **ends)
         if not self.fits_tableau(card, destination):
-            raise self.tableau_refused(card, destination)
+            raise self.tableau_refused(card, destination, move.target)
         moving = pile[-count:]
         if source_role == FOUNDATION:
             moving = (moving[0] & 0x7F,)
@@ -340,18 +442,27 @@ class KlondikeLike(Rules):
     def foundation_refused(self, card: Card, foundation: tuple[Card, ...], pile_id: str) -> IllegalMove:
         return foundation_refusal(card, foundation, pile_id)
 
-    def tableau_refused(self, card: Card, destination: tuple[Card, ...]) -> IllegalMove:
+    def tableau_refused(self, card: Card, destination: tuple[Card, ...], pile_id: str) -> IllegalMove:
         if not destination:
             return IllegalMove(
                 f"{face_text(card)} cannot fill an empty pile: only a King or a run headed by a King can",
                 "space",
+                card=face_text(card),
+                pile=pile_id,
+                fills="king",
             )
         top = destination[-1]
         if top & FACE_DOWN:
-            return IllegalMove("nothing goes on a face-down card", "face_down")
+            return IllegalMove(
+                "nothing goes on a face-down card", "onto_face_down", card=face_text(card), pile=pile_id
+            )
         return IllegalMove(
             f"{face_text(card)} does not go on {face_text(top)}: tableau builds down {self.build_rule}",
             "tableau",
+            card=face_text(card),
+            pile=pile_id,
+            top=face_text(top),
+            build=self.build_word,
         )
 
     def no_more_passes_reason(self) -> str:
@@ -460,12 +571,126 @@ class KlondikeLike(Rules):
 
     def has_seen_stock(self, state: State, seat: int) -> bool:
         layout = self.seat_by_number[seat]
-        return not state.piles[layout.stock] or state.counters[layout.passes_counter] > 0
+        return (
+            self.stock_face_up or not state.piles[layout.stock] or state.counters[layout.passes_counter] > 0
+        )
+
+    def surely_progresses(self, state: State, seat: int) -> bool:
+        if not self.has_seen_stock(state, seat):
+            return True
+        layout = self.seat_by_number[seat]
+        up = self.foundation_wants(state)
+        down = self.tableau_wants(state, layout)
+        return self.progress_with(state, layout, up, down) or self.lap_with(state, layout, up, down)
+
+    def progresses_now(self, state: State, seat: int) -> bool:
+        layout = self.seat_by_number[seat]
+        up, down = self.foundation_wants(state), self.tableau_wants(state, layout)
+        return self.progress_with(state, layout, up, down)
+
+    def stock_lap_progresses(self, state: State, seat: int) -> bool:
+        layout = self.seat_by_number[seat]
+        return self.lap_with(state, layout, self.foundation_wants(state), self.tableau_wants(state, layout))
+
+    def foundation_wants(self, state: State) -> set[Card]:
+        """The faces that would fit some foundation now."""
+        piles = state.piles
+        wanted: set[Card] = set()
+        for f in self.foundations:
+            pile = piles[f]
+            if pile:
+                top = pile[-1] & FACE_MASK
+                if top >> 2 < KING:
+                    wanted.add(top + 4)
+            else:
+                wanted.update(_ACES)
+        return wanted
+
+    def tableau_wants(self, state: State, layout: Seat) -> set[Card] | None:
+        """The faces that would fit one of this seat's tableau piles now; ``None`` when an
+        empty pile takes any card."""
+        piles = state.piles
+        children = self.children
+        wanted: set[Card] = set()
+        for t in layout.tableau:
+            pile = piles[t]
+            if not pile:
+                if self.any_card_in_space:
+                    return None
+                wanted.update(_KINGS)
+            elif not pile[-1] & FACE_DOWN:
+                wanted.update(children[pile[-1] & FACE_MASK])
+        return wanted
+
+    def progress_with(self, state: State, layout: Seat, up: set[Card], down: set[Card] | None) -> bool:
+        """A move of this seat makes progress now: the waste card plays, a run uncovers a
+        face-down card, or (where foundation cards stay up) a card goes up."""
+        piles = state.piles
+        waste = piles[layout.waste]
+        if waste:
+            face = waste[-1] & FACE_MASK
+            if face in up or down is None or face in down:
+                return True
+        up_counts = not self.foundation_to_tableau
+        run_length = self.run_length
+        for t in layout.tableau:
+            pile = piles[t]
+            run = run_length(pile)
+            if not run:
+                continue
+            uncovers = run < len(pile) and pile[-run - 1] & FACE_DOWN
+            if (up_counts or (uncovers and run == 1)) and pile[-1] & FACE_MASK in up:
+                return True
+            # A run's base never fits its own pile, so "some pile" is "another pile".
+            if uncovers and (down is None or pile[-run] & FACE_MASK in down):
+                return True
+        return False
+
+    def lap_with(self, state: State, layout: Seat, up: set[Card], down: set[Card] | None) -> bool:
+        """Some card that draws and turn-overs alone bring to the top of the waste fits a
+        foundation or a tableau pile as they lie now: playing it is progress.
+
+        Draws and turn-overs never change the order of waste-then-stock (the "talon"),
+        only where it is cut; so one pass over that order finds every such card.
+        """
+        piles = state.piles
+        stock, waste = piles[layout.stock], piles[layout.waste]
+        size = len(stock) + len(waste)
+        if not size:
+            return False
+        if down is None:
+            return True  # an empty pile takes any card
+        wanted = up | down
+        talon = waste + stock[::-1]
+        cut = len(waste)
+        turnovers = (
+            size  # enough for every cut
+            if self.max_passes is None
+            else max(self.max_passes - 1 - state.counters[layout.passes_counter], 0)
+        )
+        draw = self.draw_count
+        seen: set[int] = set()
+        while cut not in seen:
+            seen.add(cut)
+            if cut and talon[cut - 1] & FACE_MASK in wanted:
+                return True
+            if cut < size:
+                cut = min(cut + draw, size)
+            elif turnovers:
+                turnovers -= 1
+                cut = 0
+            else:
+                break
+        return False
 
     def passes_view(self, state: State, seat: Seat) -> dict[str, Any]:
         used = state.counters[seat.passes_counter]
         left = None if self.max_passes is None else max(self.max_passes - 1 - used, 0)
-        return {"passes": used, "passes_left": left}
+        data: dict[str, Any] = {"passes": used, "passes_left": left}
+        if self.stock_face_up:
+            # Every stock card lies face up: the player sees them all, next to be drawn last.
+            data["stock_cards"] = [face_text(c) for c in state.piles[seat.stock]]
+        return data
 
     def deal_klondike(
         self, deck: list[Card], face_up: bool = False
@@ -481,7 +706,8 @@ class KlondikeLike(Rules):
                 position += 1
         for column in columns:
             column[-1] &= ~FACE_DOWN
-        stock = tuple(c | FACE_DOWN for c in reversed(deck[position:]))
+        hide = 0 if face_up else FACE_DOWN
+        stock = tuple(c | hide for c in reversed(deck[position:]))
         return [tuple(c) for c in columns], stock
 
 
@@ -489,7 +715,3 @@ def _bumped(counters: Counters, index: int, by: int = 1) -> Counters:
     values = list(counters)
     values[index] += by
     return tuple(values)
-
-
-def rank_text(card: Card) -> str:
-    return face_text(card)[:-1] if rank_of(card) else "?"

@@ -150,17 +150,15 @@ def card_counts(position: dict[str, Any], game: str) -> Counter[str]:
 def hidden_slots(position: dict[str, Any], game: str) -> dict[str, set[int]]:
     """For each pile, the indexes of the cards no player may see.
 
-    Face-down cards are hidden wherever they lie; every stock card is hidden except
-    Casket's top card, whose stock lies face up.
+    Face-down cards are hidden wherever they lie. Casket's stock lies face up but in a
+    pile: only its top card shows. Thoughtful Klondike's stock is all face up and seen.
     """
     slots: dict[str, set[int]] = {}
     for pile_id in PILE_IDS[game]:
         cards = position.get(pile_id, [])
         hidden = {index for index, card in enumerate(cards) if is_face_down(card)}
-        if pile_id.endswith("stock"):
-            hidden = set(range(len(cards)))
-            if game == "casket" and cards:
-                hidden.discard(len(cards) - 1)
+        if pile_id.endswith("stock") and game == "casket":
+            hidden = set(range(len(cards) - 1))
         slots[pile_id] = hidden
     return slots
 
@@ -208,6 +206,8 @@ def assert_view_hides(state: Any, game: str, player: int | None = None) -> None:
             assert shown == len(cards), f"{pile_id} must be a count in the view, got {shown!r}"
             for index, card in enumerate(cards):
                 (hidden_faces if index in hidden[pile_id] else visible_faces).add(face(card))
+            if cards and not hidden[pile_id] and game != "casket":
+                assert view["stock_cards"] == [face(card) for card in cards], "a face-up stock shows in order"
             continue
         assert isinstance(shown, list), f"{pile_id} must be a list in the view"
         assert len(shown) == len(cards), f"{pile_id} shows {len(shown)} cards, holds {len(cards)}"

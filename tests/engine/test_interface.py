@@ -77,8 +77,12 @@ def test_casket_option_hard_defaults_to_false() -> None:
     assert solitaire.new_game("casket", seed=1).options == {"hard": False}
 
 
-def test_josephine_has_no_options() -> None:
+def test_josephine_option_whole_sequences_is_left_out_of_the_options_at_its_default() -> None:
+    # It came after games were saved: keys made from the options must not change.
     assert solitaire.new_game("josephine", seed=1).options == {}
+    assert solitaire.new_game("josephine", seed=1, whole_sequences=False).options == {}
+    assert solitaire.new_game("josephine", seed=1, whole_sequences=True).options == {"whole_sequences": True}
+    assert solitaire.rules_for("josephine", whole_sequences=False) is solitaire.rules_for("josephine")
 
 
 @pytest.mark.parametrize(
@@ -87,6 +91,7 @@ def test_josephine_has_no_options() -> None:
         ("klondike", {"colour": "red"}),
         ("klondike", {"hard": True}),
         ("josephine", {"draw": 1}),
+        ("josephine", {"hard": True}),
         ("casket", {"same_deal": True}),
         ("double", {"draw": 1}),
     ],

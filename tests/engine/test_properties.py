@@ -41,6 +41,7 @@ OPTION_SETS: list[tuple[str, dict[str, Any]]] = [
     ("klondike", {"scoring": "vegas"}),
     ("klondike", {"scoring": None}),
     ("josephine", {}),
+    ("josephine", {"whole_sequences": True}),
     ("casket", {}),
     ("casket", {"hard": True}),
     ("double", {}),
