@@ -175,3 +175,11 @@ def test_exact_a_card_that_can_still_go_up_is_not_the_end() -> None:
     state = solitaire.load("klondike", position, draw=3)
     assert not is_over_exact(state)
     assert is_over_exact(state.apply({"from": "t4", "to": "f4"}))
+
+
+def test_endings_corpus_command_reports_agreement(capsys: pytest.CaptureFixture[str]) -> None:
+    from solitaire.tools.endings import main
+
+    assert main(["--games", "2", "--steps", "60"]) == 0
+    out = capsys.readouterr().out
+    assert "exact vs plain search disagree 0" in out and "p99" in out
