@@ -74,6 +74,8 @@ _SUITS = "CDHS"
 _DECKS = {"klondike": 1, "josephine": 2, "casket": 2}
 _SAMPLED_GAMES = ("klondike", "josephine")
 _plans: OrderedDict[str, dict[str, Any]] = OrderedDict()
+# For a remembered move: the position key where its stretch of draws ends.
+_ends: dict[str, str] = {}
 # The web app may ask for hints from several threads at once.
 _plans_lock = threading.Lock()
 
@@ -144,6 +146,7 @@ def clear_plans() -> None:
     """Forget every remembered line (tests use it to compare fresh hints)."""
     with _plans_lock:
         _plans.clear()
+        _ends.clear()
 
 
 # --- positions as the player sees them ---------------------------------------------
@@ -328,8 +331,15 @@ def _sampled(
     # A line remembered from an earlier hint, still valid while nothing new is seen.
     with _plans_lock:
         remembered = _plans.get(plan_key)
-    if remembered is not None and remembered in moves and not repeats(remembered):
-        return Advice(remembered, reason="plan")
+        plan_end = _ends.get(plan_key)
+    # A draw that comes back to a position already seen is fine inside a macro move
+    # ("draw until 9H, then play it"): going round the stock passes such positions, and
+    # the macro move ends in a position not seen yet. Without this the hint could choose
+    # a different macro move after every draw and go round the stock for ever.
+    if remembered is not None and remembered in moves:
+        round_the_stock = _is_talon_move(truth_like, remembered) and plan_end is not None
+        if not repeats(remembered) or (round_the_stock and plan_end not in seen):
+            return Advice(remembered, reason="plan")
 
     model = KlondikeModel(truth_like)
     roots = [model.start(state) for state in states]
@@ -485,30 +495,50 @@ def _remember(
         last=visible_piles(state),
         known=entries,
     )
-    learned: list[tuple[str, dict[str, Any]]] = []
+    learned: list[tuple[str, dict[str, Any], int]] = []
     current_known = known
     unknown = _hidden_places(simulated) - len(simulated.known)
     # Walk the plan: the key before move k is taken on the position reached so far.
     current = state
+    after: list[State] = []
     for k, move in enumerate(plan_moves):
         if k:
-            learned.append((_state_plan_key(current, current_known), move))
+            learned.append((_state_plan_key(current, current_known), move, k))
         try:
             current = current.apply(move)
         except ValueError:
             break
+        after.append(current)
         simulated = simulated.after(current)
         now_unknown = _hidden_places(simulated) - len(simulated.known)
         if now_unknown < unknown:
             break
         unknown = now_unknown
         current_known = simulated.known_places()
+    # Where each move's stretch of draws ends: the position after the next move that is
+    # not a draw or a turn-over (see ``_sampled`` on going round the stock).
+    ends: list[str] = []
+    end = position_key_of(after[-1]) if after else ""
+    for k in range(len(after) - 1, -1, -1):
+        if not _is_talon_move(state, plan_moves[k]):
+            end = position_key_of(after[k])
+        ends.append(end)
+    ends.reverse()
     with _plans_lock:
-        for key, move in learned:
+        for key, move, k in learned:
             _plans[key] = move
             _plans.move_to_end(key)
+            if k < len(ends):
+                _ends[key] = ends[k]
         while len(_plans) > PLAN_MEMORY:
-            _plans.popitem(last=False)
+            dropped, _ = _plans.popitem(last=False)
+            _ends.pop(dropped, None)
+
+
+def _is_talon_move(state: State, move: dict[str, Any]) -> bool:
+    """A draw or a turn-over of the waste: a move that only goes round the stock."""
+    rules = state.rules
+    return STOCK in (rules.roles[rules.index[move["from"]]], rules.roles[rules.index[move["to"]]])
 
 
 def _hidden_places(memory: Memory) -> int:

@@ -145,6 +145,13 @@ def test_following_the_hint_from_draw_one_deal_100_never_loops() -> None:
     assert result["ending"] in ("won", "lost", "over"), result
 
 
+def test_the_hint_does_not_go_round_the_stock_for_ever() -> None:
+    # Draw-one deal 30 at this budget once drew round the stock for ever: after every
+    # draw the hint chose another "draw until X, then play X" and never played X.
+    result = play("klondike", {"draw": 1}, seed=30, max_steps=1500, budget=0.5)
+    assert result["ending"] in ("won", "lost", "over"), result
+
+
 def test_bot_command_prints_the_win_rate_with_an_interval_and_cpu_per_move(
     capsys: pytest.CaptureFixture[str], tmp_path: pathlib.Path
 ) -> None:
