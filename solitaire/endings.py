@@ -27,6 +27,7 @@ from collections import deque
 from collections.abc import Hashable
 
 from .base import FOUNDATION, State
+from .moves import Move
 
 
 def is_over_exact(state: State, *, max_positions: int | None = None) -> bool:
@@ -105,3 +106,37 @@ def _key(state: State) -> Hashable:
         if name != "score" and (limited or not name.endswith("passes"))
     )
     return (rules.canonical(state), counters)
+
+
+def path_to_progress(state: State, seat: int, *, max_positions: int | None = None) -> list[Move] | None:
+    """The shortest sequence of ``seat``'s moves whose last move makes lasting progress
+    (or wins), or None when there is none (or the search passed ``max_positions``).
+
+    Only the last move can turn up a face-down card, so the path never depends on one.
+    """
+    rules = state.rules
+    root = measures(state, seat)
+    parents: dict[Hashable, tuple[Hashable, Move] | None] = {_key(state): None}
+    frontier = deque([state])
+    while frontier:
+        current = frontier.popleft()
+        current_key = _key(current)
+        for move in rules.seat_moves(current, seat):
+            following = rules.apply(current, move)
+            if rules.is_won(following) or _better(measures(following, seat), root):
+                path = [move]
+                link = parents[current_key]
+                while link is not None:
+                    parent_key, parent_move = link
+                    path.append(parent_move)
+                    link = parents[parent_key]
+                path.reverse()
+                return path
+            key = _key(following)
+            if key in parents:
+                continue
+            if max_positions is not None and len(parents) >= max_positions:
+                return None
+            parents[key] = (current_key, move)
+            frontier.append(following)
+    return None

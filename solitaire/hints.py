@@ -336,10 +336,14 @@ def _sampled(
     # ("draw until 9H, then play it"): going round the stock passes such positions, and
     # the macro move ends in a position not seen yet. Without this the hint could choose
     # a different macro move after every draw and go round the stock for ever.
-    if remembered is not None and remembered in moves:
-        round_the_stock = _is_talon_move(truth_like, remembered) and plan_end is not None
-        if not repeats(remembered) or (round_the_stock and plan_end not in seen):
-            return Advice(remembered, reason="plan")
+    # (Tableau moves of a macro move end their own stretch, so a repeated one is refused
+    # here; only a way out of a dead loop passes seen positions on purpose.)
+    if (
+        remembered is not None
+        and remembered in moves
+        and (not repeats(remembered) or (plan_end is not None and plan_end not in seen))
+    ):
+        return Advice(remembered, reason="plan")
 
     model = KlondikeModel(truth_like)
     roots = [model.start(state) for state in states]
@@ -427,6 +431,16 @@ def _sampled(
         if position_key_of(current) not in seen:
             fresh.append(step)
 
+    if not fresh and all(talon_known):
+        # Every macro move leads back: find the shortest way to progress, even through
+        # positions already seen, and follow it to its end.
+        from .endings import path_to_progress
+
+        way = path_to_progress(truth_like, 0, max_positions=LOST_CHECK_POSITIONS)
+        if way:
+            escape = [step_move.to_dict() for step_move in way]
+            _remember(truth_like, escape, known, memory, through=True)
+            return Advice(escape[0], reason="way out", samples=count)
     if not fresh:
         choices = [m for m in moves if not repeats(m)] or moves
         return Advice(_by_rule_of_thumb(view, choices) or choices[0], reason="only repeats", samples=count)
@@ -478,10 +492,15 @@ def _sampled(
 
 
 def _remember(
-    state: State, plan_moves: list[dict[str, Any]], known: dict[str, dict[int, str]], memory: Memory | None
+    state: State,
+    plan_moves: list[dict[str, Any]],
+    known: dict[str, dict[int, str]],
+    memory: Memory | None,
+    through: bool = False,
 ) -> None:
     """Store the plan's moves by the position before each, up to and including the
-    first move that shows a card the player has not seen."""
+    first move that shows a card the player has not seen. ``through``: the plan may
+    pass positions already seen on its way to its end (a way out of a dead loop)."""
     if len(plan_moves) < 2:
         return
     from .memory import visible_piles
@@ -520,7 +539,7 @@ def _remember(
     ends: list[str] = []
     end = position_key_of(after[-1]) if after else ""
     for k in range(len(after) - 1, -1, -1):
-        if not _is_talon_move(state, plan_moves[k]):
+        if not through and not _is_talon_move(state, plan_moves[k]):
             end = position_key_of(after[k])
         ends.append(end)
     ends.reverse()
