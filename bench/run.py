@@ -1,6 +1,6 @@
 """``python -m bench``: every benchmark, each beside its baseline from the same run.
 
-1. Engine: ``python -m solitaire.bench`` (playout steps/s, apply/s, 300-move replay,
+1. Engine: ``python -m solitaire.tools.bench`` (playout steps/s, apply/s, 300-move replay,
    ``is_over`` per state).
 2. Single player: N players (1, 50, 200), each on its own game over the real protocol,
    against a fresh Daphne serving the site; then the same N against a fresh Daphne
@@ -517,7 +517,7 @@ def _key(move: dict[str, Any]) -> tuple[str, str, int]:
 def engine(seconds: float, home: Path) -> list[dict[str, Any]]:
     out = home / "engine.json"
     subprocess.run(
-        [sys.executable, "-m", "solitaire.bench", "--seconds", str(seconds), "--json", str(out)],
+        [sys.executable, "-m", "solitaire.tools.bench", "--seconds", str(seconds), "--json", str(out)],
         cwd=ROOT,
         check=True,
         stdout=subprocess.DEVNULL,

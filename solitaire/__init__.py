@@ -16,6 +16,7 @@ through ``State.view(player)``.
 from .base import AGREED, ALL_HOME, BLOCKED, DRAW, RESIGNED, STUCK, WON, Outcome, Rules, State
 from .cards import card_text, parse_card
 from .hints import hint
+from .memory import Memory
 from .moves import IllegalMove, MalformedMove, Move, MoveError, NotYourPile, StaleMove, UnknownPile
 from .registry import GAMES, load, new_game, rules_for
 from .solver import SolveResult, solve
@@ -31,6 +32,7 @@ __all__ = [
     "WON",
     "IllegalMove",
     "MalformedMove",
+    "Memory",
     "Move",
     "MoveError",
     "NotYourPile",

@@ -1,125 +1,209 @@
-"""A hint from what the player can see: the most useful legal move, or none.
+"""A hint from what the player can see and remember: the most useful move, or none.
 
-``hint`` reads only a view (``State.view(player)``): the visible cards, the number of
-cards in each stock, and the legal moves listed there. It never sees a face-down card
-or the stock's order, so it cannot cheat, and the same function serves the browser's
-hint button and the hint bot (``python -m solitaire.bot``).
+``hint(view, memory, seen=..., budget=...)`` reads only a view (``State.view(player)``)
+and, if given, the player's ``Memory`` (the stock cards they have seen, in order, and
+any face-down card they saw go back down). It never sees a face-down card the player
+has not seen, so it cannot cheat; the same function serves the browser's hint button,
+the hint bot (``python -m solitaire.tools.bot``) and, later, the computer opponent.
 
-How it judges, for Klondike, Josephine and Casket: it fills the hidden places with the
-cards it cannot see, in an order drawn from a generator seeded by the view itself (so
-the same view always gets the same hint), and asks the solver for a line from that
-guessed deal within a small budget: a win if it finds one, else the way to the most
-promising position it saw. The first move of that line is the hint ("hindsight
-optimisation" with one sample). While later views match what the guess predicted, the
-rest of the line is reused; when a turned card shows the guess was wrong, it guesses
-again from what is now visible. When the solver has nothing to say, or for Double
-Solitaire, a simple rule-of-thumb judgement of each legal move decides.
+How it judges Klondike and Josephine (sampling, "hindsight optimisation"):
+
+1. A card that can go up safely (nothing could ever need to be built on it) goes up.
+2. Otherwise it deals the unseen cards at random into the face-down places, several
+   times ("samples"); remembered cards stay where the player knows they are. The
+   generator is seeded by the view and memory, so the same knowledge gets the same hint.
+3. The candidates are the solver's own macro moves whose cards the player knows ("draw
+   until 9H is on top, then play 9H on 10S"), plus a plain draw while the stock still
+   holds unseen cards. Each candidate is played on every sample and followed by a short
+   search; a win scores 1, a proved loss 0, anything else by how far the search got.
+   The candidate with the best average over the same samples is the hint.
+4. With nothing left to guess, one "sample" is the truth and the search is exact.
+5. A candidate that leads back to a position in ``seen`` (earlier positions of this
+   game, as ``position_key`` strings) is left out unless nothing else is possible.
+6. When the player has seen the whole stock and no move can make lasting progress any
+   more (``endings.is_over_exact``), the advice is "no useful move: the game is lost".
+
+The moves of a chosen macro move (and of the line after it, while it wins on the first
+sample) are remembered by position until the next unseen card is revealed, so the hint
+is recomputed only when something new comes into sight.
+
+Casket keeps the older single-guess plan; Double Solitaire a rule of thumb.
 
 This module must not touch a ``State``'s hidden cards: everything it knows comes from
-the view it is given.
+the view and the memory it is given. (It builds ``State`` objects only from samples.)
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import random
 import threading
+import time
 import zlib
 from collections import OrderedDict
+from collections.abc import Collection
+from dataclasses import dataclass
 from typing import Any
 
-from .base import STOCK
-from .cards import FACE_DOWN, KING, card_text, rank_of
+from .base import FOUNDATION, STOCK, TABLEAU, WASTE, State
+from .cards import FACE_DOWN, KING, card_text, face_text, rank_of
 from .cards import parse_card as _parse
+from .memory import Memory
 
 NO_HINT_BELOW = 0
-# The solver's budget per guess: positions, and a wall-clock safety net in seconds.
+# The default budget of one hint, in CPU seconds of search.
+DEFAULT_BUDGET = 1.5
+# How many search positions a budget second buys (measured on this machine's cores,
+# 12,000-30,000 a second): the budget is spent as a node count, so a hint does not
+# depend on how busy the machine is, with a CPU-time safety net at twice the budget.
+NODES_PER_SECOND = 12_000
+SAMPLES = 8
+MIN_NODES = 40
+# Positions the "is the game lost?" check may visit inside a hint.
+LOST_CHECK_POSITIONS = 20_000
+# Casket's single-guess plan: positions, and a safety net in seconds.
 PLAN_NODES = 1500
 PLAN_SECONDS = 0.5
-# How many view -> move entries of earlier lines are remembered.
-PLAN_MEMORY = 3_000
-SOLVED_GAMES = ("klondike", "josephine", "casket")
+# How many position -> move entries of earlier lines are remembered.
+PLAN_MEMORY = 5_000
+LOST = "no useful move: the game is lost"
 
 _RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 _SUITS = "CDHS"
 _DECKS = {"klondike": 1, "josephine": 2, "casket": 2}
+_SAMPLED_GAMES = ("klondike", "josephine")
 _plans: OrderedDict[str, dict[str, Any]] = OrderedDict()
+# For a remembered move: the position key where its stretch of draws ends.
+_ends: dict[str, str] = {}
 # The web app may ask for hints from several threads at once.
 _plans_lock = threading.Lock()
 
 
-def hint(view: dict[str, Any]) -> dict[str, Any] | None:
-    """The most useful move in ``view["moves"]``, or None when there is none."""
+@dataclass(frozen=True)
+class Advice:
+    """What the hint has to say: a move, or none and why.
+
+    ``move`` is one of the view's legal moves (a dict) or None; ``lost`` is True when
+    the hint found that no move can make lasting progress (``reason`` is then
+    ``LOST``); ``reason`` names how the move was chosen ("safe", "sampled", "exact",
+    "plan", "rule of thumb", "only repeats") or why there is none ("no moves").
+    """
+
+    move: dict[str, Any] | None
+    lost: bool = False
+    reason: str = ""
+    samples: int = 0
+    candidates: int = 0
+
+
+def hint(
+    view: dict[str, Any],
+    memory: Memory | None = None,
+    *,
+    seen: Collection[str] | None = None,
+    budget: float = DEFAULT_BUDGET,
+) -> dict[str, Any] | None:
+    """The most useful move in ``view["moves"]``, or None when there is none worth
+    making (no legal move, or the game is lost: see ``advise`` to tell which).
+
+    :param memory: what the player remembers (``Memory``); None for the view alone.
+    :param seen: ``position_key`` of every earlier position of this game; a move back
+        to one of them is suggested only when nothing else is possible.
+    :param budget: CPU seconds of search, roughly (spent as a node count).
+    """
+    return advise(view, memory, seen=seen, budget=budget).move
+
+
+def advise(
+    view: dict[str, Any],
+    memory: Memory | None = None,
+    *,
+    seen: Collection[str] | None = None,
+    budget: float = DEFAULT_BUDGET,
+) -> Advice:
+    """Like ``hint``, with the reason: ``Advice(move=None, lost=True)`` says that no
+    move can make progress any more, so the game is lost."""
     moves: list[dict[str, Any]] = list(view.get("moves") or [])
     if not moves:
-        return None
-    planned = _planned(view, moves)
-    if planned is not None:
-        return planned
-    return _by_rule_of_thumb(view, moves)
-
-
-# --- planning on a guessed deal -----------------------------------------------------
-
-
-def visible_key(game: str, options: dict[str, Any], piles: dict[str, Any], extra: dict[str, Any]) -> str:
-    """What a player sees of a position, as one string (piles with hidden cards as
-    null, stocks as counts, passes used, Casket's stock top)."""
-    return json.dumps([game, options, piles, extra], sort_keys=True, separators=(",", ":"))
-
-
-def _view_key(view: dict[str, Any]) -> str:
-    extra: dict[str, Any] = {name: view[name] for name in ("passes", "stock_top") if name in view}
-    return visible_key(view.get("game", ""), view.get("options", {}), view.get("piles", {}), extra)
-
-
-def _planned(view: dict[str, Any], moves: list[dict[str, Any]]) -> dict[str, Any] | None:
+        return Advice(None, lost=not view.get("is_won", False), reason="no moves")
+    seen_keys = frozenset(seen or ())
     game = view.get("game")
-    if game not in SOLVED_GAMES:
-        return None
-    key = _view_key(view)
+    if game in _SAMPLED_GAMES and "seats" not in view:
+        try:
+            return _sampled(view, memory, seen_keys, moves, budget)
+        except (ValueError, KeyError, TypeError, IndexError):
+            pass  # a view that does not add up: judge the listed moves instead
+    if game == "casket":
+        planned = _planned(view, moves, seen_keys)
+        if planned is not None:
+            return Advice(planned, reason="plan")
+    move = _by_rule_of_thumb(view, moves)
+    return Advice(move, reason="rule of thumb")
+
+
+def clear_plans() -> None:
+    """Forget every remembered line (tests use it to compare fresh hints)."""
     with _plans_lock:
-        remembered = _plans.get(key)
-    if remembered is None:
-        _plan(view, key)
-        with _plans_lock:
-            remembered = _plans.get(key)
-    if remembered is not None and remembered in moves:
-        return remembered
-    return None
+        _plans.clear()
+        _ends.clear()
 
 
-def _plan(view: dict[str, Any], key: str) -> None:
-    """Guess the hidden cards, ask the solver for a line, remember its moves by view."""
-    # Imported here: the solver imports the engine, which imports this module.
-    from .registry import load
-    from .solver import best_line
-
-    rng = random.Random(zlib.crc32(key.encode()))
-    try:
-        position = _guess(view, rng)
-        state = load(view["game"], position, **view.get("options", {}))
-        _status, line = best_line(state, PLAN_NODES, PLAN_SECONDS)
-    except (ValueError, KeyError, TypeError):
-        return
-    # Walk the line on the guessed deal, remembering each move under the view the
-    # player would see before it. A later view matches one of these only while every
-    # card that came into sight was guessed right.
-    current = state
-    learned: list[tuple[str, dict[str, Any]]] = []
-    for move in line:
-        learned.append((_visible(current), move.to_dict()))
-        current = current.apply(move)
-    with _plans_lock:
-        for seen, move_dict in learned:
-            _plans[seen] = move_dict
-            _plans.move_to_end(seen)
-        while len(_plans) > PLAN_MEMORY:
-            _plans.popitem(last=False)
+# --- positions as the player sees them ---------------------------------------------
 
 
-def _visible(state: Any) -> str:
-    """The visible key of a guessed ``State``, built as ``view()`` would show it."""
+def _digest(parts: Any) -> str:
+    text = json.dumps(parts, sort_keys=True, separators=(",", ":"))
+    return hashlib.blake2b(text.encode(), digest_size=12).hexdigest()
+
+
+def position_key(view: dict[str, Any]) -> str:
+    """A short string naming the position a view shows, for ``seen``.
+
+    Pass counts are part of it only where passes are limited, so going round an
+    unlimited stock with nothing else changing comes back to the same key.
+    """
+    piles: dict[str, Any] = {}
+    for pile_id, cards in view["piles"].items():
+        piles[pile_id] = list(cards) if isinstance(cards, list) else [cards, view.get("stock_top")]
+    passes: list[Any] = []
+    if view.get("passes_left") is not None:
+        passes.append(["passes", view.get("passes")])
+    for number, info in sorted((view.get("seats") or {}).items()):
+        if isinstance(info, dict) and info.get("passes_left") is not None:
+            passes.append([f"p{number}.passes", info.get("passes")])
+    return _digest([view.get("game"), piles, passes])
+
+
+def position_key_of(state: State, player: int | None = None) -> str:
+    """``position_key(state.view(player))``, without building the whole view."""
+    rules = state.rules
+    piles: dict[str, Any] = {}
+    for i, pile_id in enumerate(rules.pile_ids):
+        pile = state.piles[i]
+        if rules.roles[i] == STOCK:
+            top = face_text(pile[-1]) if pile and not pile[-1] & FACE_DOWN else None
+            piles[pile_id] = [len(pile), top]
+        else:
+            piles[pile_id] = [None if c & FACE_DOWN else card_text(c) for c in pile]
+    passes: list[Any] = []
+    if getattr(rules, "max_passes", None) is not None:
+        for name, value in zip(rules.counter_names, state.counters, strict=True):
+            if name.endswith("passes"):
+                passes.append([name, value])
+    return _digest([rules.name, piles, passes])
+
+
+def _plan_key(state_piles: dict[str, Any], passes: int, known: list[tuple[str, int, str]]) -> str:
+    return _digest([state_piles, passes, sorted(known)])
+
+
+def _view_plan_key(view: dict[str, Any], known: dict[str, dict[int, str]]) -> str:
+    entries = [(pile, index, card) for pile, places in known.items() for index, card in places.items()]
+    return _plan_key(view["piles"], int(view.get("passes") or 0), entries)
+
+
+def _state_plan_key(state: State, known: dict[str, dict[int, str]]) -> str:
     rules = state.rules
     piles: dict[str, Any] = {}
     for i, pile_id in enumerate(rules.pile_ids):
@@ -128,18 +212,47 @@ def _visible(state: Any) -> str:
             piles[pile_id] = len(pile)
         else:
             piles[pile_id] = [None if c & FACE_DOWN else card_text(c) for c in pile]
-    extra: dict[str, Any] = {}
-    if "passes" in rules.counter_names:
-        extra["passes"] = state.counters[rules.counter_names.index("passes")]
-    if rules.name == "casket":
-        stock = state.piles[rules.index["stock"]]
-        extra["stock_top"] = card_text(stock[-1]) if stock else None
-    return visible_key(rules.name, dict(rules.options), piles, extra)
+    passes = state.counters[rules.counter_names.index("passes")] if "passes" in rules.counter_names else 0
+    entries = [(pile, index, card) for pile, places in known.items() for index, card in places.items()]
+    return _plan_key(piles, passes, entries)
 
 
-def _guess(view: dict[str, Any], rng: random.Random) -> dict[str, Any]:
-    """A full position consistent with the view: the unseen cards, shuffled, in the
-    hidden places. :raises ValueError: when the view does not add up to full packs."""
+# --- what the player knows ---------------------------------------------------------
+
+
+def _knowledge(view: dict[str, Any], memory: Memory | None) -> dict[str, dict[int, str]]:
+    """The memory's known hidden places that are still hidden places in this view."""
+    if memory is None or memory.game != view.get("game"):
+        return {}
+    piles: dict[str, Any] = view["piles"]
+    known: dict[str, dict[int, str]] = {}
+    for pile_id, places in memory.known_places().items():
+        cards = piles.get(pile_id)
+        for index, card in places.items():
+            if isinstance(cards, list):
+                hidden = index < len(cards) and cards[index] is None
+            else:
+                hidden = isinstance(cards, int) and index < cards
+            if hidden:
+                known.setdefault(pile_id, {})[index] = card
+    return known
+
+
+def _unknown_places(view: dict[str, Any], known: dict[str, dict[int, str]]) -> int:
+    hidden = 0
+    for cards in view["piles"].values():
+        hidden += sum(1 for c in cards if c is None) if isinstance(cards, list) else int(cards)
+    if view.get("stock_top") is not None:
+        hidden -= 1
+    return hidden - sum(len(places) for places in known.values())
+
+
+def _sample(view: dict[str, Any], known: dict[str, dict[int, str]], rng: random.Random) -> dict[str, Any]:
+    """A full position consistent with the view and the memory: the unseen cards,
+    shuffled, in the hidden places nobody remembers.
+
+    :raises ValueError: when the view and memory do not add up to full packs.
+    """
     game = view["game"]
     piles: dict[str, Any] = view["piles"]
     unseen: list[str] = [rank + suit for suit in _SUITS for rank in _RANKS] * _DECKS[game]
@@ -151,19 +264,27 @@ def _guess(view: dict[str, Any], rng: random.Random) -> dict[str, Any]:
                     unseen.remove(_face(card))
     if top is not None:
         unseen.remove(_face(top))
+    for places in known.values():
+        for card in places.values():
+            unseen.remove(card)
     rng.shuffle(unseen)
     position: dict[str, Any] = {}
     for pile_id, cards in piles.items():
+        places = known.get(pile_id, {})
         if isinstance(cards, list):
-            position[pile_id] = [_hidden(unseen.pop()) if card is None else card for card in cards]
+            position[pile_id] = [
+                (_hidden(places[i]) if i in places else _hidden(unseen.pop())) if card is None else card
+                for i, card in enumerate(cards)
+            ]
         else:  # a stock, shown as a count
             count = int(cards)
             if game == "casket":
-                # Casket's stock lies face up: its top is known, the rest is guessed.
-                below = [unseen.pop() for _ in range(max(count - 1, 0))]
+                below = [places[i] if i in places else unseen.pop() for i in range(max(count - 1, 0))]
                 position[pile_id] = below + ([_face(top)] if count and top is not None else [])
             else:
-                position[pile_id] = [_hidden(unseen.pop()) for _ in range(count)]
+                position[pile_id] = [
+                    _hidden(places[i] if i in places else unseen.pop()) for i in range(count)
+                ]
     if unseen:
         raise ValueError("the view does not hold full packs")
     if "passes" in view:
@@ -177,6 +298,331 @@ def _face(card: str) -> str:
 
 def _hidden(card: str) -> str:
     return card[:-1] + card[-1].lower()
+
+
+# --- sampling (Klondike, Josephine) -------------------------------------------------
+
+
+def _sampled(
+    view: dict[str, Any],
+    memory: Memory | None,
+    seen: frozenset[str],
+    moves: list[dict[str, Any]],
+    budget: float,
+) -> Advice:
+    # Imported here: the solver imports the engine, which the package imports first.
+    from .registry import load
+    from .solver import SOLVED, UNSOLVABLE, search_from
+    from .solver_klondike import DRAW, TALON_TO_FOUNDATION, TALON_TO_TABLEAU, KlondikeModel
+
+    game = view["game"]
+    options: dict[str, Any] = view.get("options", {})
+    known = _knowledge(view, memory)
+    unknown = _unknown_places(view, known)
+    plan_key = _view_plan_key(view, known)
+    rng = random.Random(zlib.crc32(plan_key.encode()))
+    count = 1 if unknown == 0 else SAMPLES
+    states = [load(game, _sample(view, known, rng), **options) for _ in range(count)]
+    truth_like = states[0]
+
+    def repeats(move: dict[str, Any], state: State = truth_like) -> bool:
+        return position_key_of(state.apply(move)) in seen
+
+    # A line remembered from an earlier hint, still valid while nothing new is seen.
+    with _plans_lock:
+        remembered = _plans.get(plan_key)
+        plan_end = _ends.get(plan_key)
+    # A draw that comes back to a position already seen is fine inside a macro move
+    # ("draw until 9H, then play it"): going round the stock passes such positions, and
+    # the macro move ends in a position not seen yet. Without this the hint could choose
+    # a different macro move after every draw and go round the stock for ever.
+    # (Tableau moves of a macro move end their own stretch, so a repeated one is refused
+    # here; only a way out of a dead loop passes seen positions on purpose.)
+    if (
+        remembered is not None
+        and remembered in moves
+        and (not repeats(remembered) or (plan_end is not None and plan_end not in seen))
+    ):
+        return Advice(remembered, reason="plan")
+
+    model = KlondikeModel(truth_like)
+    roots = [model.start(state) for state in states]
+    rules = truth_like.rules
+    roles = rules.roles
+
+    # 1. A card that may safely go up, goes up (from the waste only at draw one: at
+    #    draw three taking the waste top changes which stock cards come up later).
+    found = roots[0][0]
+    for move in moves:
+        source, target = rules.index[move["from"]], rules.index[move["to"]]
+        if roles[target] != FOUNDATION or roles[source] not in (TABLEAU, WASTE):
+            continue
+        if roles[source] == WASTE and model.draw != 1:
+            continue
+        card = truth_like.piles[source][-1] & 63
+        if model.is_safe(found, card) and not repeats(move):
+            return Advice(move, reason="safe")
+
+    # 2. Candidates: the model's macro moves whose cards the player knows.
+    stock_index = rules.index["stock"]
+    waste_index = rules.index["waste"]
+    stock_size = len(truth_like.piles[stock_index])
+    waste_size = len(truth_like.piles[waste_index])
+    known_stock = known.get("stock", {})
+    # Talon order: the waste (bottom first), then the stock in the order it is drawn.
+    talon_known = [True] * waste_size + [(stock_size - 1 - j) in known_stock for j in range(stock_size)]
+    stock_move = next(
+        (m for m in moves if roles[rules.index[m["from"]]] == STOCK or roles[rules.index[m["to"]]] == STOCK),
+        None,
+    )
+
+    def knowable(step: tuple[tuple[int, int, int, int], ...]) -> bool:
+        mask = list(talon_known)
+        for action in step:
+            if action[0] in (TALON_TO_FOUNDATION, TALON_TO_TABLEAU):
+                at = action[1]
+                if not mask[at - 1]:
+                    return False
+                del mask[at - 1]
+        return True
+
+    candidates: list[tuple[tuple[int, int, int, int], ...]] = []
+    for root in roots:
+        for step in model.moves(root):
+            if step not in candidates and knowable(step):
+                candidates.append(step)
+        if candidates:
+            break
+    if all(talon_known) and _lost(view, known, truth_like, unknown_stock=False):
+        return Advice(None, lost=True, reason=LOST, samples=count)
+    draw_step: tuple[tuple[int, int, int, int], ...] = ((DRAW, -1, 0, 0),)
+    if stock_move is not None and (not all(talon_known) or not candidates):
+        candidates.append(draw_step)
+
+    def after(root: Any, step: tuple[tuple[int, int, int, int], ...]) -> Any:
+        if step == draw_step:
+            found_, piles_, talon_, w_, passes_ = root
+            if w_ < len(talon_) and stock_size:
+                return (found_, piles_, talon_, min(w_ + model.draw, len(talon_)), passes_)
+            return (found_, piles_, talon_, 0, passes_ + 1)
+        return model.play(root, step)
+
+    def first_moves(step: tuple[tuple[int, int, int, int], ...]) -> list[dict[str, Any]]:
+        """The engine moves of a step on the first sample (the same on every sample)."""
+        if step == draw_step:
+            return [stock_move] if stock_move is not None else []
+        current = truth_like
+        result: list[dict[str, Any]] = []
+        for action in step:
+            for move in model.expand(action, current):
+                current = current.apply(move)
+                result.append(move.to_dict())
+        return result
+
+    expanded = {step: first_moves(step) for step in candidates}
+    fresh: list[tuple[tuple[int, int, int, int], ...]] = []
+    for step in candidates:
+        engine_moves = expanded[step]
+        if not engine_moves or engine_moves[0] not in moves:
+            continue
+        current = truth_like
+        for move in engine_moves:
+            current = current.apply(move)
+        if position_key_of(current) not in seen:
+            fresh.append(step)
+
+    if not fresh and all(talon_known):
+        # Every macro move leads back: find the shortest way to progress, even through
+        # positions already seen, and follow it to its end.
+        from .endings import path_to_progress
+
+        way = path_to_progress(truth_like, 0, max_positions=LOST_CHECK_POSITIONS)
+        if way:
+            escape = [step_move.to_dict() for step_move in way]
+            _remember(truth_like, escape, known, memory, through=True)
+            return Advice(escape[0], reason="way out", samples=count)
+    if not fresh:
+        choices = [m for m in moves if not repeats(m)] or moves
+        return Advice(_by_rule_of_thumb(view, choices) or choices[0], reason="only repeats", samples=count)
+
+    if len(fresh) == 1 and stock_move is not None:
+        # Nothing to choose between (a stock move is always there to fall back on).
+        _remember(truth_like, expanded[fresh[0]], known, memory)
+        return Advice(expanded[fresh[0]][0], reason="only move", samples=count, candidates=1)
+
+    # 3. Score every fresh candidate on every sample with a short search.
+    total_nodes = max(int(budget * NODES_PER_SECOND), MIN_NODES * len(fresh) * count)
+    per_search = max(MIN_NODES, total_nodes // (len(fresh) * count))
+    deadline = time.process_time() + 2 * budget + 0.05
+    start_scores = [max(model.score(root), 1) for root in roots]
+    values: dict[tuple[tuple[int, int, int, int], ...], float] = {}
+    lines: dict[tuple[tuple[int, int, int, int], ...], tuple[str, list[tuple[int, int, int, int]]]] = {}
+    for step in fresh:
+        total = 0.0
+        for i, root in enumerate(roots):
+            status, best, path = search_from(model, after(root, step), per_search, deadline)
+            if status == SOLVED:
+                total += 1.0
+            elif status != UNSOLVABLE:
+                total += 0.5 * min(1.0, max(0.0, 1.0 - best / start_scores[i]))
+            if i == 0:
+                lines[step] = (status, path)
+        values[step] = total / count
+    best_step = max(fresh, key=lambda step: values[step])  # first of the best, in model order
+
+    # 4. Remember the chosen step's moves, and the winning line after it on the first
+    #    sample, until a card nobody has seen comes up.
+    engine_moves = expanded[best_step]
+    status, path = lines[best_step]
+    plan_moves = list(engine_moves)
+    if status == SOLVED and best_step != draw_step:
+        current = truth_like
+        for engine_move in engine_moves:
+            current = current.apply(engine_move)
+        try:
+            for action in path:
+                for planned in model.expand(action, current):
+                    current = current.apply(planned)
+                    plan_moves.append(planned.to_dict())
+        except (ValueError, AssertionError):
+            pass
+    _remember(truth_like, plan_moves, known, memory)
+    reason = "exact" if count == 1 else "sampled"
+    return Advice(engine_moves[0], reason=reason, samples=count, candidates=len(fresh))
+
+
+def _remember(
+    state: State,
+    plan_moves: list[dict[str, Any]],
+    known: dict[str, dict[int, str]],
+    memory: Memory | None,
+    through: bool = False,
+) -> None:
+    """Store the plan's moves by the position before each, up to and including the
+    first move that shows a card the player has not seen. ``through``: the plan may
+    pass positions already seen on its way to its end (a way out of a dead loop)."""
+    if len(plan_moves) < 2:
+        return
+    from .memory import visible_piles
+
+    rules = state.rules
+    entries = tuple((pile, index, card) for pile, places in known.items() for index, card in places.items())
+    simulated = Memory(
+        game=rules.name,
+        player=memory.player if memory is not None else None,
+        pile_ids=rules.pile_ids,
+        last=visible_piles(state),
+        known=entries,
+    )
+    learned: list[tuple[str, dict[str, Any], int]] = []
+    current_known = known
+    unknown = _hidden_places(simulated) - len(simulated.known)
+    # Walk the plan: the key before move k is taken on the position reached so far.
+    current = state
+    after: list[State] = []
+    for k, move in enumerate(plan_moves):
+        if k:
+            learned.append((_state_plan_key(current, current_known), move, k))
+        try:
+            current = current.apply(move)
+        except ValueError:
+            break
+        after.append(current)
+        simulated = simulated.after(current)
+        now_unknown = _hidden_places(simulated) - len(simulated.known)
+        if now_unknown < unknown:
+            break
+        unknown = now_unknown
+        current_known = simulated.known_places()
+    # Where each move's stretch of draws ends: the position after the next move that is
+    # not a draw or a turn-over (see ``_sampled`` on going round the stock).
+    ends: list[str] = []
+    end = position_key_of(after[-1]) if after else ""
+    for k in range(len(after) - 1, -1, -1):
+        if not through and not _is_talon_move(state, plan_moves[k]):
+            end = position_key_of(after[k])
+        ends.append(end)
+    ends.reverse()
+    with _plans_lock:
+        for key, move, k in learned:
+            _plans[key] = move
+            _plans.move_to_end(key)
+            if k < len(ends):
+                _ends[key] = ends[k]
+        while len(_plans) > PLAN_MEMORY:
+            dropped, _ = _plans.popitem(last=False)
+            _ends.pop(dropped, None)
+
+
+def _is_talon_move(state: State, move: dict[str, Any]) -> bool:
+    """A draw or a turn-over of the waste: a move that only goes round the stock."""
+    rules = state.rules
+    return STOCK in (rules.roles[rules.index[move["from"]]], rules.roles[rules.index[move["to"]]])
+
+
+def _hidden_places(memory: Memory) -> int:
+    return sum(1 for pile in memory.last for card in pile if card is None)
+
+
+def _lost(view: dict[str, Any], known: dict[str, dict[int, str]], sample: State, unknown_stock: bool) -> bool:
+    """True when no move can make lasting progress. Decided on a sample, which is
+    exact here: the search stops at the first face-down card it could turn, so it
+    never depends on a card nobody has seen, and the stock is known (else: False)."""
+    if unknown_stock:
+        return False
+    from .endings import is_over_exact
+
+    return is_over_exact(sample, max_positions=LOST_CHECK_POSITIONS) is True
+
+
+# --- Casket: one guessed deal --------------------------------------------------------
+
+
+def _planned(
+    view: dict[str, Any], moves: list[dict[str, Any]], seen: frozenset[str]
+) -> dict[str, Any] | None:
+    """Casket: the first move of the solver's line on one guessed deal, remembered by
+    position while later views match the guess."""
+    from .registry import load
+
+    key = "casket:" + _view_plan_key(view, {})
+    with _plans_lock:
+        remembered = _plans.get(key)
+    rng = random.Random(zlib.crc32(key.encode()))
+    try:
+        state = load(view["game"], _sample(view, {}, rng), **view.get("options", {}))
+    except (ValueError, KeyError, TypeError):
+        return None
+    if remembered is None:
+        _plan(state)
+        with _plans_lock:
+            remembered = _plans.get(key)
+    if remembered is None or remembered not in moves:
+        return None
+    if seen and position_key_of(state.apply(remembered)) in seen:
+        return None
+    return remembered
+
+
+def _plan(state: State) -> None:
+    """Ask the solver for a line on a guessed deal; remember its moves by position."""
+    from .solver import best_line
+
+    try:
+        _status, line = best_line(state, PLAN_NODES, PLAN_SECONDS)
+    except (ValueError, KeyError, TypeError):
+        return
+    current = state
+    learned: list[tuple[str, dict[str, Any]]] = []
+    for move in line:
+        learned.append(("casket:" + _state_plan_key(current, {}), move.to_dict()))
+        current = current.apply(move)
+    with _plans_lock:
+        for seen_key, move_dict in learned:
+            _plans[seen_key] = move_dict
+            _plans.move_to_end(seen_key)
+        while len(_plans) > PLAN_MEMORY:
+            _plans.popitem(last=False)
 
 
 # --- the rule of thumb ---------------------------------------------------------------

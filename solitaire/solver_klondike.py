@@ -205,8 +205,11 @@ class KlondikeModel:
         if self.ignore_w:
             return (found, talon, *sorted(piles))
         if self.max_passes is None:
-            # Unlimited passes: an exhausted stock is as good as one just turned over.
-            return (found, talon, 0 if w == len(talon) else w, *sorted(piles))
+            # Unlimited passes: an exhausted stock is as good as one just turned over,
+            # and so is any waste size that is a multiple of the draw count: from each
+            # of them draws alone reach every other (docs/winnability.md).
+            merged = w == len(talon) or w % self.draw == 0
+            return (found, talon, 0 if merged else w, *sorted(piles))
         return (found, talon, w, passes, *sorted(piles))
 
     def won(self, position: Position) -> bool:

@@ -39,7 +39,7 @@ from ..klondike_like import KlondikeLike
 from ..moves import IllegalMove, Move
 from ..racer import LEVELS, Decision, Level, RacerMemory, decide, moved_cards, think_seconds
 from ..registry import new_game, rules_for
-from ..winnability import wilson
+from .winnability import wilson
 
 HINT = "hint"
 MAX_MOVES = 2500

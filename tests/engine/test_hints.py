@@ -1,23 +1,28 @@
-"""The hint: given only a view, it names a legal move, and it cannot see hidden cards.
+"""The hint: given a view and the player's memory, it names a legal move, and it cannot
+see a hidden card the player has not seen.
 
-The hint receives nothing but the view, so it cannot read a ``State``. These tests check
-the rest of that promise: the views it gets hold no hidden card (face-down places are
-null, stocks are counts), it needs nothing beyond that plain JSON data, it never
-changes the view, and two deals that look the same get the same hint however their
-hidden cards lie. The hint bot plays through the same function.
+The hint receives nothing but the view and a ``Memory``, so it cannot read a ``State``.
+These tests check the rest of that promise: the views it gets hold no hidden card
+(face-down places are null, stocks are counts), it needs nothing beyond that plain JSON
+data, it never changes the view, and two deals that look the same, with the same
+memory, get the same hint however their never-seen cards lie. The memory records what
+the player saw and nothing else. The hint avoids positions already seen, says when the
+game is lost, and the hint bot plays through the same function.
 """
 
 from __future__ import annotations
 
 import copy
 import json
+import pathlib
 from typing import Any
 
 import pytest
 
 import solitaire
-from solitaire.bot import main as bot_main
-from solitaire.bot import play
+from solitaire.hints import advise, clear_plans, position_key, position_key_of
+from solitaire.tools.bot import main as bot_main
+from solitaire.tools.bot import mcnemar, play
 from tests.engine.conftest import suit_run
 
 
@@ -128,14 +133,181 @@ def test_hint_copes_with_a_view_that_does_not_add_up() -> None:
 
 
 def test_bot_plays_a_deal_to_an_end_by_the_hint() -> None:
-    result = play("klondike", {"draw": 1}, seed=2, max_steps=1500)
-    assert result["ending"] in ("won", "over", "no hint", "loop", "step cap")
+    result = play("klondike", {"draw": 1}, seed=2, max_steps=1500, budget=0.1)
+    assert result["ending"] in ("won", "lost", "over")
     assert result["won"] == (result["ending"] == "won")
-    assert result["steps"] > 0
+    assert result["steps"] > 0 and result["cpu_seconds"] >= 0
+
+
+def test_following_the_hint_from_draw_one_deal_100_never_loops() -> None:
+    # The old hint, followed from this deal, went t1->f1, f1->t1 with the 4S for ever.
+    result = play("klondike", {"draw": 1}, seed=100, max_steps=1500, budget=0.1)
+    assert result["ending"] in ("won", "lost", "over"), result
+
+
+def test_the_hint_does_not_go_round_the_stock_for_ever() -> None:
+    # Draw-one deal 30 at this budget once drew round the stock for ever: after every
+    # draw the hint chose another "draw until X, then play X" and never played X.
+    result = play("klondike", {"draw": 1}, seed=30, max_steps=1500, budget=0.5)
+    assert result["ending"] in ("won", "lost", "over"), result
 
 
 @pytest.mark.slow
-def test_bot_command_prints_the_win_rate_with_an_interval(capsys: pytest.CaptureFixture[str]) -> None:
-    assert bot_main(["klondike", "draw=1", "--games", "2", "--steps", "400", "--quiet"]) == 0
+def test_bot_command_prints_the_win_rate_with_an_interval_and_cpu_per_move(
+    capsys: pytest.CaptureFixture[str], tmp_path: pathlib.Path
+) -> None:
+    first = tmp_path / "first.json"
+    args = ["klondike", "draw=1", "--games", "2", "--steps", "400", "--budget", "0.05", "--quiet"]
+    assert bot_main([*args, "--json", str(first)]) == 0
+    assert bot_main([*args, "--forget", "--compare", str(first)]) == 0
     out = capsys.readouterr().out
-    assert "won" in out and "95% Wilson" in out
+    assert "won" in out and "95% Wilson" in out and "per move" in out and "McNemar" in out
+    assert json.loads(first.read_text())["summary"]["games"] == 2
+
+
+def test_mcnemar_counts_only_the_deals_the_two_disagree_on() -> None:
+    ours = {1: True, 2: True, 3: False, 4: True, 5: True, 6: True}
+    theirs = {1: True, 2: False, 3: False, 4: False, 5: False, 6: False, 7: True}
+    test = mcnemar(ours, theirs)
+    assert (test["seeds"], test["only_a"], test["only_b"]) == (6, 4, 0)
+    assert test["p_value"] == pytest.approx(2 / 16)
+
+
+# --- the player's memory ------------------------------------------------------------
+
+
+def draw_through(state: Any, memory: solitaire.Memory) -> tuple[Any, solitaire.Memory]:
+    """Draw until the stock is empty, then turn the waste over."""
+    while state.view()["piles"]["stock"]:
+        state = state.apply({"from": "stock", "to": "waste"})
+        memory = memory.after(state)
+    state = state.apply({"from": "waste", "to": "stock"})
+    return state, memory.after(state)
+
+
+def test_memory_knows_the_whole_stock_in_order_after_one_pass() -> None:
+    state = solitaire.new_game("klondike", seed=5, draw=3)
+    memory = solitaire.Memory.start(state)
+    assert memory.known == () and not memory.knows_stock()
+    state, memory = draw_through(state, memory)
+    stock = [card.upper() for card in state.to_position()["stock"]]
+    assert memory.known_places()["stock"] == dict(enumerate(stock))
+    assert memory.knows_stock()
+    # The view still shows a count: remembered cards are not put on the table.
+    assert state.view()["piles"]["stock"] == 24
+
+
+def test_memory_never_knows_a_face_down_card_nobody_has_seen() -> None:
+    state = solitaire.new_game("klondike", seed=5, draw=3)
+    memory = solitaire.Memory.start(state)
+    state, memory = draw_through(state, memory)
+    hidden = {
+        card.upper() for t in range(1, 8) for card in state.to_position()[f"t{t}"] if card[-1].islower()
+    }
+    assert not hidden & memory.seen
+    assert all(pile == "stock" for pile, _, _ in memory.known)
+
+
+def test_memory_remembers_a_card_an_undo_turns_back_down() -> None:
+    state = solitaire.load("klondike", {"t1": ["5c", "KH"], "t2": []}, draw=1)
+    memory = solitaire.Memory.start(state)
+    moved = state.apply({"from": "t1", "to": "t2"})  # turns the 5C up
+    memory = memory.after(moved)
+    memory = memory.after(state)  # undo: 5C lies face down again, and the player knows it
+    assert memory.known_places() == {"t1": {0: "5C"}}
+
+
+def test_memory_goes_to_json_and_back() -> None:
+    state = solitaire.new_game("klondike", seed=6, draw=3)
+    memory = solitaire.Memory.from_states([state, state.apply({"from": "stock", "to": "waste"})])
+    data = json.loads(json.dumps(memory.to_dict()))
+    assert solitaire.Memory.from_dict(data) == memory
+    with pytest.raises(ValueError):
+        solitaire.Memory.from_dict({"game": "klondike"})
+
+
+def play_moves(state: Any, moves: list[dict[str, Any]]) -> tuple[Any, solitaire.Memory]:
+    memory = solitaire.Memory.start(state)
+    for move in moves:
+        state = state.apply(move)
+        memory = memory.after(state)
+    return state, memory
+
+
+def scripted_game(seed: int) -> list[dict[str, Any]]:
+    """One pass through the stock and a turn-over: the player then knows the stock."""
+    state = solitaire.new_game("klondike", seed=seed, draw=3)
+    moves: list[dict[str, Any]] = [{"from": "stock", "to": "waste"}] * (
+        len(state.to_position()["stock"]) // 3
+    )
+    return [*moves, {"from": "waste", "to": "stock"}]
+
+
+@pytest.mark.parametrize("seed", [1, 4, 9])
+def test_scrambling_the_never_seen_cards_does_not_change_the_hint(seed: int) -> None:
+    start = solitaire.new_game("klondike", seed=seed, draw=3)
+    moves = scripted_game(seed)
+    # Exchange two face-down tableau cards: nobody has seen either.
+    scrambled = solitaire.load("klondike", swap_hidden(start.to_position(), ("t7", 0), ("t6", 1)), draw=3)
+    state, memory = play_moves(start, moves)
+    other, other_memory = play_moves(scrambled, moves)
+    assert other.to_position() != state.to_position()
+    assert plain(other.view()) == plain(state.view()) and other_memory == memory
+    clear_plans()
+    first = advise(plain(state.view()), memory, budget=0.2)
+    clear_plans()
+    second = advise(plain(other.view()), other_memory, budget=0.2)
+    assert first == second and first.move is not None
+
+
+def test_scrambling_a_remembered_stock_card_changes_the_memory() -> None:
+    # The control for the test above: a card the player has seen is part of the memory.
+    start = solitaire.new_game("klondike", seed=4, draw=3)
+    moves = scripted_game(4)
+    scrambled = solitaire.load(
+        "klondike", swap_hidden(start.to_position(), ("stock", 0), ("stock", 5)), draw=3
+    )
+    assert play_moves(start, moves)[1] != play_moves(scrambled, moves)[1]
+
+
+def test_position_key_of_a_state_is_the_key_of_its_view() -> None:
+    state = solitaire.new_game("klondike", seed=2, draw=1, passes=3)
+    for move in [{"from": "stock", "to": "waste"}] * 24 + [{"from": "waste", "to": "stock"}]:
+        assert position_key(plain(state.view())) == position_key_of(state)
+        state = state.apply(move)
+    assert position_key(plain(state.view())) == position_key_of(state)
+
+
+def test_the_hint_does_not_lead_back_to_a_position_already_seen() -> None:
+    # 4S may go up from t1 (and come back down on 5H); with the position after "up"
+    # already seen, the hint must find something else (a draw, a King into a space).
+    stock = ["3h", "4h", "5s", "6h", "6s", "7h", "7s", "8h", "8s", "9h", "9s", "10h", "10s"]
+    position = {
+        "f1": ["AS", "2S", "3S"],
+        "f2": suit_run("C"),
+        "f3": suit_run("D"),
+        "f4": ["AH", "2H"],
+        "t1": ["5H", "4S"],
+        "stock": [*stock, "Jh", "Js", "Qh", "Qs", "Kh", "Ks"],
+    }
+    state = solitaire.load("klondike", position, draw=1)
+    up = {"from": "t1", "to": "f1", "count": 1}
+    assert up in plain(state.view())["moves"]
+    seen = {position_key_of(state), position_key_of(state.apply(up))}
+    again = solitaire.hint(plain(state.view()), solitaire.Memory.start(state), seen=seen, budget=0.1)
+    assert again is not None and again != up
+    assert position_key_of(state.apply(again)) not in seen
+    # With every move leading back, a repeat is better than nothing.
+    seen.update(position_key_of(state.apply(move)) for move in state.legal_moves())
+    forced = solitaire.hint(plain(state.view()), solitaire.Memory.start(state), seen=seen, budget=0.1)
+    assert forced in plain(state.view())["moves"]
+
+
+def test_the_hint_says_a_stuck_game_is_lost() -> None:
+    # Draw three: the 24 talon cards come up only every third card, and none of those
+    # ever goes anywhere.
+    state = solitaire.new_game("klondike", seed=2, draw=3)
+    state, memory = play_moves(state, scripted_game(2)[:-1])
+    advice = advise(plain(state.view()), memory, budget=0.1)
+    assert advice.move is None and advice.lost
+    assert advice.reason == "no useful move: the game is lost"

@@ -15,8 +15,8 @@ import pytest
 
 import solitaire
 from solitaire import solver_klondike
-from solitaire.winnability import main as winnability_main
-from solitaire.winnability import parse_options, wilson
+from solitaire.tools.winnability import main as winnability_main
+from solitaire.tools.winnability import parse_options, wilson
 from tests.engine.conftest import suit_run
 
 FIXTURES = pathlib.Path(__file__).parent / "fixtures"
@@ -61,7 +61,7 @@ def test_the_timeout_is_honoured_with_any_clock() -> None:
     # A clock that ticks once per look: the search must stop after a few looks.
     ticks = iter(range(1_000_000))
     result = solitaire.solve(
-        solitaire.new_game("casket", seed=5), timeout=3, clock=lambda: float(next(ticks))
+        solitaire.new_game("josephine", seed=10), timeout=3, clock=lambda: float(next(ticks))
     )
     assert result.status == "unknown"
     assert result.nodes < 10_000
@@ -288,3 +288,27 @@ def test_winnability_command_refuses_bad_options(capsys: pytest.CaptureFixture[s
     with pytest.raises(SystemExit):
         winnability_main(["klondike", "draw=2"])
     assert "draw" in capsys.readouterr().err
+
+
+def test_draw_three_waste_sizes_that_are_multiples_of_three_share_a_key() -> None:
+    # With unlimited passes, draws alone lead from any of them to any other.
+    state = solitaire.new_game("klondike", seed=3, draw=3)
+    model = solver_klondike.KlondikeModel(state)
+    found, piles, talon, _w, passes = model.start(state)
+    keys = {w: model.key((found, piles, talon, w, passes)) for w in (0, 3, 6, 21, 24, 4, 7)}
+    assert keys[0] == keys[3] == keys[6] == keys[21] == keys[24]
+    assert keys[4] != keys[0] and keys[7] != keys[4]
+    limited = solver_klondike.KlondikeModel(solitaire.new_game("klondike", seed=3, draw=3, passes=3))
+    assert limited.key((found, piles, talon, 3, passes)) != limited.key((found, piles, talon, 6, passes))
+
+
+def test_the_depth_first_pass_and_best_first_alone_agree() -> None:
+    statuses: set[str] = set()
+    for seed in (2, 3, 5):
+        state = solitaire.new_game("klondike", seed=seed, draw=3)
+        with_pass = solitaire.solve(state, timeout=600, max_nodes=15_000)
+        alone = solitaire.solve(state, timeout=600, max_nodes=15_000, depth_first_nodes=0)
+        statuses.add(alone.status)
+        if "unknown" not in (with_pass.status, alone.status):
+            assert with_pass.status == alone.status, seed
+    assert {"solved", "unsolvable"} <= statuses  # both answers were compared

@@ -1,6 +1,6 @@
 """Engine speed: random-playout steps, ``apply`` calls, log replays and ``is_over`` per game.
 
-Run ``python -m solitaire.bench``. It prints a table and, with ``--json PATH``, writes
+Run ``python -m solitaire.tools.bench``. It prints a table and, with ``--json PATH``, writes
 the same figures as JSON. Speed is measured here, never asserted in tests.
 """
 
@@ -13,8 +13,8 @@ import sys
 import time
 from typing import Any
 
-from .base import State
-from .registry import new_game
+from ..base import State
+from ..registry import new_game
 
 OPTION_SETS: list[tuple[str, dict[str, Any]]] = [
     ("klondike", {"draw": 3}),
