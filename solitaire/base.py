@@ -10,7 +10,6 @@ This module knows nothing of HTTP, Django or pixels.
 
 from __future__ import annotations
 
-from collections import deque
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
@@ -53,11 +52,6 @@ class Outcome:
     def to_dict(self) -> dict[str, Any]:
         scores = None if self.scores is None else dict(self.scores)
         return {"winner": self.winner, "reason": self.reason, "scores": scores}
-
-
-# How many positions the "is anything still possible?" search may visit before it
-# gives up and says the game is not over. Real positions need far fewer.
-STUCK_SEARCH_LIMIT = 600
 
 
 class Option:
@@ -215,8 +209,8 @@ class State:
         foundation it can never leave), the game is over. Each game names its progress
         measures in ``Rules.progress``. A game is never over before the player has
         turned every stock card once, so ``is_over`` reveals nothing hidden. Positions
-        differing only in the order of like piles count as one; if the search passes
-        ``STUCK_SEARCH_LIMIT`` positions it stops and the game counts as not over.
+        differing only in the order of like piles count as one. The search has no cap,
+        so the answer is exact (solitaire/endings.py; docs/winnability.md).
 
         It asks ``quick_over`` first and searches only when that is undecided.
         """
@@ -561,7 +555,11 @@ class Rules:
         quick = state.quick_over()
         if quick is not None:
             return quick
-        return all(self.quick_stuck(state, seat) or self.is_stuck(state, seat) for seat in self.seats())
+        # Undecided by the cheap proofs: the exact search (solitaire/endings.py), which
+        # has no cap. Imported here because endings builds on this module.
+        from .endings import is_stuck_exact
+
+        return all(self.quick_stuck(state, seat) or is_stuck_exact(state, seat) for seat in self.seats())
 
     def outcome(self, state: State, *, exact: bool = False) -> Outcome | None:
         """See ``State.outcome``. One player: won, or stuck with nobody winning."""
@@ -593,42 +591,6 @@ class Rules:
         others = [other for other in seats if other != seat]
         winner = others[0] if len(others) == 1 else None
         return Outcome(winner, RESIGNED, self.seat_scores(state))
-
-    def is_stuck(self, state: State, seat: int) -> bool:
-        """True when no sequence of this seat's moves can make progress (see is_over)."""
-        if not self.has_seen_stock(state, seat):
-            return False
-        root = self.progress(state, seat)
-        for move in self.seat_moves(state, seat):
-            following = self.apply(state, move)
-            measures = self.progress(following, seat)
-            if any(now < before for now, before in zip(measures, root, strict=True)):
-                return False
-        if not self.could_progress(state, seat):
-            return True
-        if self.stock_lap_progresses(state, seat) or self.stock_cycle_progresses(state, seat, root):
-            return False
-        if self.foundation_run_progresses(state, seat, root):
-            return False
-        canonical = self.canonical
-        seen = {canonical(state)}
-        frontier = deque([state])
-        while frontier:
-            current = frontier.popleft()
-            for move in self.seat_moves(current, seat):
-                following = self.apply(current, move)
-                measures = self.progress(following, seat)
-                if any(now < before for now, before in zip(measures, root, strict=True)):
-                    return False
-                if self.is_won(following):
-                    return False
-                key = canonical(following)
-                if key not in seen:
-                    if len(seen) >= STUCK_SEARCH_LIMIT:
-                        return False
-                    seen.add(key)
-                    frontier.append(following)
-        return True
 
     def could_progress(self, state: State, seat: int) -> bool:
         """Hook: a quick over-estimate. False only when progress is surely impossible."""

@@ -5,7 +5,7 @@
 For each option set it plays ``--games`` seeded games at random (leaning to moves off
 the stock, so games get stuck), takes every 25th position and the last, and compares
 ``endings.is_over_exact`` (probes first, then the search) with the plain exhaustive
-search without probes, and with the capped ``State.is_over``. It prints how many
+search without probes, and with ``State.is_over`` (``quick_over``, then the exact search). It prints how many
 positions each calls over, the disagreements, and the exact check's CPU time (p99 and
 slowest). Any disagreement with the plain search is a bug and makes the exit status 1.
 
@@ -78,8 +78,8 @@ def main(argv: list[str] | None = None) -> int:
             capped_differs += exact != state.is_over
         bad += wrong
         print(
-            f"{game} {options or ''}: {len(positions)} positions, exact over {over}, capped over "
-            f"{capped_over}, exact vs plain search disagree {wrong}, exact vs capped differ "
+            f"{game} {options or ''}: {len(positions)} positions, exact over {over}, is_over "
+            f"{capped_over}, exact vs plain search disagree {wrong}, exact vs is_over differ "
             f"{capped_differs}; exact CPU p99 {1000 * percentile(times, 0.99):.1f} ms, "
             f"slowest {1000 * max(times):.1f} ms".replace("  ", " ")
         )
