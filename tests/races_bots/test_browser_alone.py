@@ -122,7 +122,8 @@ def test_a_visitor_races_the_computer_from_the_home_page(site: str, browser: Bro
     assert change < 0
     line = page.locator("#rating-line")
     expect(line).to_be_visible()
-    expect(line).to_have_text(f"Your rating: 1500 → {rating['rating']} (−{-change}), provisional.")
+    minus = "\N{MINUS SIGN}"
+    expect(line).to_have_text(f"Your rating: 1500 → {rating['rating']} ({minus}{-change}), provisional.")
     race_url = page.url
     # The results page, linked from the dialog: the rating and the race, with its replay.
     page.click("#results-link")
