@@ -120,7 +120,7 @@ class Look:
     starts_at: float | None  # seconds from now until play opens
     view: dict[str, Any]
     offered_end: bool
-    opponent_here: bool  # the other seat has a live socket
+    opponent_here: bool  # the other seat has a live socket (asked only while waiting)
 
 
 def bot_seat_of(race_id: int) -> BotSeat | None:
@@ -163,7 +163,8 @@ def look(bot: BotSeat) -> Look:
         starts,
         snapshot.state.view(bot.seat),
         snapshot.seats[bot.seat].offered_end,
-        presence.connected_seats(bot.race_id)[3 - bot.seat],
+        # Only waiting asks who is here (a query a look saved in play).
+        race.status == Race.Status.WAITING and presence.connected_seats(bot.race_id)[3 - bot.seat],
     )
 
 
