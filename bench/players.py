@@ -413,3 +413,77 @@ def _brief(message: dict[str, Any]) -> str:
         if message.get(key) is not None:
             words.append(f"{key}={message[key]}")
     return " ".join(words)
+
+
+# ---------------------------------------------------------------- races against the computer
+
+
+@dataclass
+class BotRaceSeat:
+    """The person's seat of a race against the computer: what its socket saw of the race."""
+
+    race_id: int
+    version: int = -1  # the race's latest version this socket has seen
+    moves: int = 0  # the person's own moves acknowledged
+    status: str = ""
+
+
+async def bot_race_seat(
+    phase: Phase,
+    url: str,
+    origin: str,
+    cookie: str | None,
+    record: BotRaceSeat,
+    stop: asyncio.Event,
+    *,
+    seed: int,
+    pace: float | None,
+) -> BotRaceSeat:
+    """Seat 1 of a race against the computer: ready, wait for the start, then stay on the
+    socket until ``stop``, reading every state the bot's moves cause; with ``pace``, make
+    a move (foundation moves first) every ``pace`` seconds or so, as a slow person would.
+    Nothing here is timed: this is the load, not the measurement."""
+    tally = phase.tally
+    chooser = random.Random(seed)
+    arrived = False
+    try:
+        async with phase.connecting:
+            ws = await open_socket(url, origin, cookie)
+        async with ws:
+            sock = Socket(ws, tally)
+            await sock.first_state()
+            await ws.send(json.dumps({"type": "ready", "id": "ready"}))
+            deadline = time.perf_counter() + START_SECONDS
+            while sock.latest.get("status") not in ("playing", "finished"):
+                if time.perf_counter() > deadline:
+                    raise BenchError(f"race {record.race_id} did not start")
+                message = await sock.message(START_SECONDS)
+                if message.get("type") == "error":
+                    raise BenchError(f"race {record.race_id}: {message}")
+            arrived = True
+            await phase.arrive()
+            next_move = time.perf_counter() + (chooser.uniform(0, pace) if pace else 0.0)
+            while not stop.is_set():
+                record.version, record.status = sock.version, str(sock.latest.get("status"))
+                if record.status == "finished":
+                    break
+                wait = 0.5 if not pace else max(0.0, min(0.5, next_move - time.perf_counter()))
+                if pace and wait <= 0.0:
+                    next_move = time.perf_counter() + chooser.uniform(0.5 * pace, 1.5 * pace)
+                    moves = sock.latest["state"]["moves"]
+                    if moves:
+                        move = choose(moves, chooser, foundation_first=True)
+                        record.moves += 1
+                        ok, _ = await sock.round_trip(move, f"p{record.moves}")
+                        record.moves -= not ok
+                    continue
+                # Read what the bot's moves send (a state per move), without blocking.
+                with contextlib.suppress(BenchError):
+                    await sock.message(max(wait, 0.01))
+            record.version, record.status = sock.version, str(sock.latest.get("status"))
+    except (BenchError, WebSocketException, OSError) as error:
+        tally.error(f"bot race {record.race_id}: {type(error).__name__}: {error}")
+    finally:
+        if not arrived:
+            phase.leave_early()
+    return record

@@ -11,7 +11,13 @@
 3. Races: M races (10, 25), two players each, foundation moves first, as fast as the
    answers come; beside the same baseline with two sockets per group. Every race is
    then finished and its log (the replay API) compared with the moves acknowledged.
-4. Cold resume: games of 300 moves, a fresh Daphne (nothing cached), the time from the
+4. Races against the computer (issue 13): 100 races against the bot, each with its
+   person's socket ready and then moving slowly (a move every 5 s or so), on one process;
+   beside them 5 people each playing a single game at a move every 0.5 s, whose move's
+   round trip is measured, and who ask for a hint once a second between them (the
+   worker pool the bots think in answers hints too). The same people alone on a fresh
+   server in the same run give the ratio.
+5. Cold resume: games of 300 moves, a fresh Daphne (nothing cached), the time from the
    WebSocket connect to the first state; and the server's part in-process.
 
 Each phase gets a fresh server process, so peak RSS is that phase's. Prints a table,
@@ -412,6 +418,141 @@ class Bench:
             _, figures = await run_phase(server, phase, idle, make)
             return figures
 
+    # ------------------------------------------------------------ races against the computer
+
+    def bots(self, count: int) -> dict[str, Any]:
+        """Issue 13's load target: ``count`` races against the computer on one process,
+        and beside them a few people each playing a single game at a pace (their move's
+        round trip is the measurement), once alone and once with the bot races, each on a
+        fresh server in the same run."""
+        alone = asyncio.run(self._bots_site(0))
+        loaded = asyncio.run(self._bots_site(count))
+        return {
+            "bot_races": count,
+            "people": self.args.bot_people,
+            "people_pace_s": self.args.bot_people_pace,
+            "seat_pace_s": self.args.bot_seat_pace or None,
+            "alone": alone,
+            "with_bots": loaded,
+            "p50_ratio": ratio(loaded["round_trip_ms"]["p50"], alone["round_trip_ms"]["p50"]),
+            "p99_ratio": ratio(loaded["round_trip_ms"]["p99"], alone["round_trip_ms"]["p99"]),
+        }
+
+    async def _bots_site(self, count: int) -> dict[str, Any]:
+        people, pace = self.args.bot_people, self.args.bot_people_pace
+        seat_pace = self.args.bot_seat_pace or None
+        with self.server(SITE_APP) as server:
+            idle = server.memory_kb()["VmRSS"]
+            levels = ("easy", "steady", "sharp")
+
+            def bot_race(number: int) -> tuple[Browser, dict[str, Any]]:
+                browser = Browser(server.base_url)
+                level = levels[number % len(levels)]
+                return browser, browser.new_bot_race(f"Ana {number}", level)
+
+            def deal(number: int) -> tuple[Browser, dict[str, Any]]:
+                browser = Browser(server.base_url)
+                return browser, browser.new_game("klondike", draw=1)
+
+            races = in_threads(bot_race, range(count))
+            dealt = in_threads(deal, range(people))
+            # The bot races first: every seat ready and the race started, before the people
+            # come (a phase of its own, untimed; it ends when ``stop`` is set).
+            seats_phase = Phase(count, 0.0, 3600.0)
+            stop = asyncio.Event()
+            seats = [players.BotRaceSeat(race["id"]) for _, race in races]
+            seat_tasks = [
+                asyncio.ensure_future(
+                    players.bot_race_seat(
+                        seats_phase,
+                        f"{server.ws_url}/ws/races/{record.race_id}/",
+                        server.base_url,
+                        browser.cookie_header,
+                        record,
+                        stop,
+                        seed=index,
+                        pace=seat_pace,
+                    )
+                )
+                for index, ((browser, _), record) in enumerate(zip(races, seats, strict=True))
+            ]
+            if count:
+                await asyncio.wait_for(seats_phase.all_here.wait(), timeout=300)
+                seats_phase.open()
+
+            def make(phase: Phase) -> list[Any]:
+                return [
+                    players.play_game(
+                        phase,
+                        lambda game_id: f"{server.ws_url}/ws/games/{game_id}/",
+                        server.base_url,
+                        browser.cookie_header,
+                        players.GameRecord(game["id"]),
+                        seed=index,
+                        pace=pace,
+                        deal=lambda browser=browser: browser.new_game("klondike", draw=1)["id"],
+                    )
+                    for index, (browser, game) in enumerate(dealt)
+                ]
+
+            phase = Phase(people, self.args.warmup, self.args.seconds)
+            marks: dict[str, int] = {}
+            hints: dict[str, Any] = {"asked": 0, "busy": 0, "other": 0, "ms": []}
+
+            async def watch_races() -> None:
+                await phase.go.wait()
+                await asyncio.sleep(max(0.0, phase.window.start - time.perf_counter()))
+                marks["start"] = sum(max(seat.version, 0) for seat in seats)
+                marks["own_start"] = sum(seat.moves for seat in seats)
+                await asyncio.sleep(max(0.0, phase.window.end - time.perf_counter()))
+                marks["end"] = sum(max(seat.version, 0) for seat in seats)
+                marks["own_end"] = sum(seat.moves for seat in seats)
+                marks["playing_at_end"] = sum(1 for seat in seats if seat.status == "playing")
+
+            async def ask_hints() -> None:
+                """A hint every second, from the people's first game (the worker pool the
+                bots think in serves hints too: a full queue answers 503 busy)."""
+                await phase.go.wait()
+                await asyncio.sleep(max(0.0, phase.window.start - time.perf_counter()))
+                turn = 0
+                while time.perf_counter() < phase.window.end - 1.0 and dealt:
+                    browser, game = dealt[turn % len(dealt)]
+                    turn += 1
+                    began = time.perf_counter()
+                    status = await asyncio.to_thread(browser.hint_status, game["id"])
+                    hints["asked"] += 1
+                    if status == 200:
+                        hints["ms"].append(time.perf_counter() - began)
+                    elif status == 503:
+                        hints["busy"] += 1
+                    else:
+                        hints["other"] += 1
+                    await asyncio.sleep(1.0)
+
+            watchers = asyncio.gather(watch_races(), ask_hints())
+            _, figures = await run_phase(server, phase, idle, make, self.profile_to(f"bots-{count}"))
+            await watchers
+            stop.set()
+            await asyncio.gather(*seat_tasks)
+            window = phase.window.seconds
+            race_moves = marks.get("end", 0) - marks.get("start", 0)
+            own = marks.get("own_end", 0) - marks.get("own_start", 0)
+            figures.update(
+                {
+                    "bot_races": count,
+                    "race_moves_per_s": round(race_moves / window, 1),
+                    "bot_moves_per_s": round((race_moves - own) / window, 1),
+                    "races_playing_at_end": marks.get("playing_at_end", 0),
+                    "seat_errors": len(seats_phase.tally.errors),
+                    "seat_error_samples": seats_phase.tally.errors[:5],
+                    "hints_asked": hints["asked"],
+                    "hints_busy": hints["busy"],
+                    "hints_other": hints["other"],
+                    "hint_ms": ms_summary(hints["ms"]),
+                }
+            )
+            return figures
+
     # ------------------------------------------------------------ cold resume
 
     def cold_resume(self) -> dict[str, Any]:
@@ -591,6 +732,16 @@ def targets(results: dict[str, Any]) -> list[dict[str, Any]]:
         lost = sum(r["site"]["lost_moves"] for r in results["races"])
         duplicated = sum(r["site"]["duplicated_moves"] for r in results["races"])
         target("races: lost + duplicated moves", lost + duplicated, "0", lost + duplicated == 0)
+    bots = results.get("bots")
+    if bots:
+        p99 = bots["with_bots"]["round_trip_ms"]["p99"]
+        target(
+            f"{bots['bot_races']} bot races: a person's move p99 ms (alone "
+            f"{bots['alone']['round_trip_ms']['p99']}, ratio {bots['p99_ratio']})",
+            p99,
+            "< 100",
+            p99 is not None and p99 < 100,
+        )
     if results.get("cold_resume"):
         cold = results["cold_resume"]
         server_ms = cold["server_cold_load_ms"]["max"]
@@ -677,6 +828,27 @@ def table(results: dict[str, Any]) -> str:
             f"{site['logs_matching_acks']}/{site['races_checked']} logs match acks in order; "
             f"endings {site['endings']}",
         ]
+    bots = results.get("bots")
+    if bots:
+        loaded = bots["with_bots"]
+        pace = bots["seat_pace_s"]
+        lines += [
+            "",
+            f"races against the computer: {bots['bot_races']} bot races (seat 1 "
+            + ("quiet" if pace is None else f"a move every {pace} s or so")
+            + f"), {bots['people']} people each moving every {bots['people_pace_s']} s",
+            head,
+            row_line("  people, alone", bots["alone"]),
+            row_line("  people, with bots", loaded),
+            f"  ratios with ÷ alone: p50 {bots['p50_ratio']}, p99 {bots['p99_ratio']}; "
+            f"bot moves/s {loaded['bot_moves_per_s']} (all race moves {loaded['race_moves_per_s']}), "
+            f"{loaded['races_playing_at_end']} races still in play at the end, "
+            f"seat errors {loaded['seat_errors']}",
+            f"  hints (one a second): alone {bots['alone']['hints_asked']} asked, "
+            f"{bots['alone']['hints_busy']} busy, p50 {bots['alone']['hint_ms']['p50']} ms; "
+            f"with bots {loaded['hints_asked']} asked, {loaded['hints_busy']} busy, "
+            f"p50 {loaded['hint_ms']['p50']} ms, max {loaded['hint_ms']['max']} ms",
+        ]
     cold = results.get("cold_resume")
     if cold:
         c, w, h = cold["connect_to_state_cold_ms"], cold["connect_to_state_warm_ms"], cold["handshake_ms"]
@@ -711,6 +883,19 @@ def main(argv: list[str] | None = None) -> int:
         "--paced", default="200:1.0", help="N:seconds, N players making a move every so many seconds each"
     )
     parser.add_argument("--races", default="10,25", help="race M values")
+    parser.add_argument("--bot-races", type=int, default=100, help="races against the computer (bots phase)")
+    parser.add_argument(
+        "--bot-people", type=int, default=5, help="people playing single games beside the bot races"
+    )
+    parser.add_argument(
+        "--bot-people-pace", type=float, default=0.5, help="seconds between each such person's moves"
+    )
+    parser.add_argument(
+        "--bot-seat-pace",
+        type=float,
+        default=5.0,
+        help="seconds between the bot races' seat-1 moves (0: the seat stays quiet)",
+    )
     parser.add_argument("--seconds", type=float, default=10.0, help="timed window of each phase")
     parser.add_argument(
         "--same-deal",
@@ -721,7 +906,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--warmup", type=float, default=2.0, help="untimed play before each window")
     parser.add_argument("--engine-seconds", type=float, default=0.5, help="per engine measurement")
     parser.add_argument(
-        "--only", default="engine,single,races,cold", help="comma-separated: engine,single,races,cold"
+        "--only",
+        default="engine,single,races,bots,cold",
+        help="comma-separated: engine,single,races,bots,cold",
     )
     parser.add_argument("--keep", action="store_true", help="keep the database and server logs")
     parser.add_argument(
@@ -753,6 +940,8 @@ def main(argv: list[str] | None = None) -> int:
             ]
         if "races" in only:
             results["races"] = [bench.races(int(m)) for m in args.races.split(",")]
+        if "bots" in only:
+            results["bots"] = bench.bots(args.bot_races)
         if "cold" in only:
             results["cold_resume"] = bench.cold_resume()
         results["targets"] = targets(results)

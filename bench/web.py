@@ -66,6 +66,23 @@ class Browser:
         result: dict[str, Any] = self.request("POST", "/api/races", {"name": name, "options": options})
         return result
 
+    def new_bot_race(self, name: str, level: str, **options: Any) -> dict[str, Any]:
+        """A race against the computer (issue 13): this browser in seat 1, the bot in seat 2."""
+        result: dict[str, Any] = self.request(
+            "POST",
+            "/api/races",
+            {"name": name, "options": options, "opponent": "computer", "level": level},
+        )
+        return result
+
+    def hint_status(self, game_id: int) -> int:
+        """GET the game's hint; the HTTP status (200, or 503 when the worker pool is busy)."""
+        try:
+            self.request("GET", f"/api/games/{game_id}/hint")
+        except HttpError as error:
+            return error.status
+        return 200
+
     def join_race(self, race_id: int, token: str, name: str) -> dict[str, Any]:
         result: dict[str, Any] = self.request(
             "POST", f"/api/races/{race_id}/join", {"token": token, "name": name}

@@ -28,6 +28,7 @@ import asyncio
 import contextlib
 import logging
 import secrets
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
@@ -41,7 +42,7 @@ from games.core.actors import Actor
 from games.core.errors import BadRequest, ServiceError
 from games.core.transactions import writing
 from games.models import Race, RaceBot, RaceMove, RaceSeat, race_group
-from games.races import lobby, play, presence, records
+from games.races import fastmove, lobby, play, presence, records
 from games.races.records import RaceSnapshot
 from solitaire import racer
 
@@ -119,7 +120,7 @@ class Look:
     starts_at: float | None  # seconds from now until play opens
     view: dict[str, Any]
     offered_end: bool
-    opponent_here: bool  # the other seat has a live socket
+    opponent_here: bool  # the other seat has a live socket (asked only while waiting)
 
 
 def bot_seat_of(race_id: int) -> BotSeat | None:
@@ -162,7 +163,8 @@ def look(bot: BotSeat) -> Look:
         starts,
         snapshot.state.view(bot.seat),
         snapshot.seats[bot.seat].offered_end,
-        presence.connected_seats(bot.race_id)[3 - bot.seat],
+        # Only waiting asks who is here (a query a look saved in play).
+        race.status == Race.Status.WAITING and presence.connected_seats(bot.race_id)[3 - bot.seat],
     )
 
 
@@ -220,8 +222,37 @@ async def stop_all() -> None:
             await task
 
 
+# The bots' database work (reading the race, sending a move the locked way, presence)
+# runs in threads of their own, never in the loop's default executor, where people's
+# locked-way moves and reads queue: a hundred bots there put every person's fallback
+# behind them (seen in `make bench`'s bots phase). A few threads: bots only wait longer.
+BOT_THREADS = 2
+_bot_threads = ThreadPoolExecutor(BOT_THREADS, thread_name_prefix="patience-bot")
+
+
 def _in_thread(function: Any) -> Any:
-    return sync_to_async(function, thread_sensitive=False)
+    return sync_to_async(function, thread_sensitive=False, executor=_bot_threads)
+
+
+async def _send(bot: BotSeat, decision: racer.Decision, version: int) -> None:
+    """The bot's move, as a person's socket sends it: first the fast way on the loop
+    (games.races.fastmove: the same checks and log, no lock), then, when that declines,
+    the locked service (which gives the refusals).
+
+    :raises ServiceError: exactly as for a person.
+    """
+    cards = decision.cards or None
+    move = solitaire.Move(decision.move.source, decision.move.target, decision.move.count, cards=cards)
+    snapshot = await fastmove.try_move(bot.actor, bot.race_id, move, f"bot-{version}")
+    if snapshot is None:
+        await _in_thread(send_move)(bot, decision, version)
+        return
+    layer = get_channel_layer()
+    assert layer is not None
+    await layer.group_send(
+        race_group(bot.race_id),
+        {"type": "race.changed", "version": snapshot.race.version, "race": bot.race_id},
+    )
 
 
 async def drive(bot: BotSeat) -> None:
@@ -286,7 +317,7 @@ async def drive(bot: BotSeat) -> None:
                 continue
             await asyncio.sleep(decision.think_seconds * think_scale())
             try:
-                await _in_thread(send_move)(bot, decision, seen.version)
+                await _send(bot, decision, seen.version)
             except ServiceError as error:
                 # Refused as a person would be: the spot was taken, the cards moved on...
                 logger.debug("race %s bot move refused: %s", bot.race_id, error.code)

@@ -19,7 +19,7 @@ from games.core.cache import VersionedCache
 from games.core.errors import Refused
 from games.core.options import described
 from games.models import Race
-from games.races import records
+from games.races import ratings, records
 from games.races.presence import connected_seats
 from games.races.records import RaceSnapshot
 
@@ -37,6 +37,7 @@ def race_payload(
     state = snapshot.state
     view = state.view(seat)
     contributions = view["contributions"]
+    read_presence = presence is None
     if presence is None:
         presence = connected_seats(race.pk)
     players = [
@@ -74,6 +75,8 @@ def race_payload(
         payload["invite_url"] = f"/races/{race.pk}/join/{race.invite_token}/"
     if race.status == Race.Status.FINISHED:
         payload["seed"] = race.seed
+        # Each seat's rating before and after (games.races.ratings); read only off the loop.
+        payload["ratings"] = ratings.changes_for(race, read=read_presence)
     return payload
 
 

@@ -56,13 +56,15 @@ def rate_race(race: Race) -> None:
     seats = {seat.number: seat for seat in RaceSeat.objects.filter(race=race)}
     if len(seats) != 2:
         return
-    bot = RaceBot.objects.filter(race=race).first()
+    bot: RaceBot | None = RaceBot.objects.filter(race=race).first()
     winner = race.result.get("winner")
     before: dict[int, Rating] = {}
     rows: dict[int, PlayerRating] = {}
+    changes: dict[str, dict[str, Any]] = {}
     for number, seat in seats.items():
         if bot is not None and bot.seat == number:
             before[number] = Rating(racer.level_named(bot.level).rating, BOT_DEVIATION)
+            changes[str(number)] = _change(before[number].rating, before[number].rating, fixed=True)
             continue
         row = _row_for(seat)
         if row is None:
@@ -90,6 +92,50 @@ def rate_race(race: Race) -> None:
                 )
         except IntegrityError:
             return  # rated meanwhile by another process
+        changes[str(number)] = _change(before[number].rating, after.rating, provisional=after.provisional)
+    # The payloads of this change read it from the race (its snapshot carries it), so the
+    # sockets told of the end need no query (see ``changes_for``).
+    setattr(race, STASH, changes)
+
+
+# The attribute of a Race instance that holds the changes ``rate_race`` just made.
+STASH = "rating_changes"
+
+
+def _change(before: float, after: float, *, fixed: bool = False, provisional: bool = False) -> dict[str, Any]:
+    return {
+        "before": round(before),
+        "after": round(after),
+        "change": round(after) - round(before),
+        "fixed": fixed,
+        "provisional": provisional,
+    }
+
+
+def changes_for(race: Race, *, read: bool) -> dict[str, dict[str, Any]] | None:
+    """Each seat's rating before and after a finished race, by seat ("1", "2"):
+    ``{"before", "after", "change", "fixed" (the computer's level), "provisional"}``;
+    None when the race is not finished or was not rated. Taken from the race instance
+    when ``rate_race`` rated it in this change; otherwise read from the database when
+    ``read`` (callers on the event loop pass False and get None)."""
+    if race.status != Race.Status.FINISHED:
+        return None
+    stashed: dict[str, dict[str, Any]] | None = getattr(race, STASH, None)
+    if stashed is not None or not read:
+        return stashed
+    rated = list(RaceRating.objects.filter(race=race))
+    if not rated:
+        return None
+    found: dict[str, dict[str, Any]] = {}
+    for entry in rated:
+        found[str(entry.seat)] = _change(
+            entry.before, entry.after, provisional=Rating(entry.after, entry.deviation).provisional
+        )
+    bot: RaceBot | None = RaceBot.objects.filter(race=race).first()
+    if bot is not None:
+        fixed = racer.level_named(bot.level).rating
+        found[str(bot.seat)] = _change(fixed, fixed, fixed=True)
+    return found
 
 
 def rating_for(actor: Actor) -> dict[str, Any]:

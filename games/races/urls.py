@@ -7,6 +7,7 @@ from django.urls import path
 
 from games.races import api as race_api
 from games.races import pages as race_pages
+from games.races import results as race_results
 from games.races import seek_api
 from games.races.consumer import RaceConsumer
 
@@ -21,6 +22,7 @@ urlpatterns = [
     path("api/seeks/<int:seek_id>", seek_api.seek_detail, name="api-seek"),
     path("api/ratings/me", seek_api.my_rating, name="api-my-rating"),
     path("races/", race_pages.lobby, name="race-lobby"),
+    path("races/results/", race_results.results, name="race-results"),
     path("races/<int:race_id>/", race_pages.race, name="race"),
     path("races/<int:race_id>/join/<str:token>/", race_pages.invited, name="race-join"),
     path("races/<int:race_id>/watch/<str:token>/", race_pages.watch, name="race-watch"),

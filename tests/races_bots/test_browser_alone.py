@@ -114,9 +114,28 @@ def test_a_visitor_races_the_computer_from_the_home_page(site: str, browser: Bro
     page.locator("dialog.confirm-dialog").get_by_role("button", name="Resign").click()
     expect(page.locator("#result")).to_be_visible()
     expect(page.locator("#result-title")).to_have_text("Computer (Easy) won")
-    # The result counts: the rating went down from the provisional 1500.
+    # The result counts: the rating went down from the provisional 1500, and the dialog
+    # says by how much.
     rating = page.evaluate("fetch('/api/ratings/me').then(r => r.json())")
     assert rating["rating"] < 1500 and rating["recent"][0]["opponent"] == "Computer (Easy)"
+    change = rating["recent"][0]["change"]
+    assert change < 0
+    line = page.locator("#rating-line")
+    expect(line).to_be_visible()
+    minus = "\N{MINUS SIGN}"
+    expect(line).to_have_text(f"Your rating: 1500 → {rating['rating']} ({minus}{-change}), provisional.")
+    race_url = page.url
+    # The results page, linked from the dialog: the rating and the race, with its replay.
+    page.click("#results-link")
+    page.wait_for_url("**/races/results/")
+    expect(page.locator("#my-rating .rating-value")).to_have_text(str(rating["rating"]))
+    row = page.locator(".race-result-row").first
+    expect(row).to_contain_text("Computer (Easy)")
+    expect(row).to_contain_text("lost")
+    expect(row).to_contain_text(f"1500 → {rating['rating']} ({change})")
+    row.get_by_role("link", name="Replay").click()
+    page.wait_for_url(race_url + "replay/")
+    expect(page.locator("#replay-p2 .name")).to_contain_text("Computer (Easy)")
     assert not errors, errors
     context.close()
 

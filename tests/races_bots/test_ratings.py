@@ -12,7 +12,7 @@ from django.test import Client
 
 from games.core.actors import PLAYER_TOKEN_KEY, Actor
 from games.models import PlayerRating, Race, RaceRating
-from games.races import bot, lobby, play, ratings, records
+from games.races import bot, lobby, payloads, play, ratings, records
 from solitaire.racer import LEVELS
 
 pytestmark = pytest.mark.django_db
@@ -80,3 +80,56 @@ def test_the_anonymous_rating_moves_to_the_account_on_login() -> None:
     after = browser.get("/api/ratings/me").json()
     assert after["rating"] < 1500 and after["races"] == 1
     assert PlayerRating.objects.get().user_id == user.pk
+
+
+def test_the_finished_race_payload_carries_each_seats_rating_change(ana: Actor) -> None:
+    snapshot = bot.create_bot_race(ana, {}, "Ana", "steady")
+    race_id = snapshot.race.pk
+    started(race_id, ana)
+    assert payloads.race_payload(records.load_snapshot(race_id, lock=False), 1).get("ratings") is None
+    ended = play.resign(ana, race_id)
+    # The snapshot of the change that ended the race carries the changes: no read needed,
+    # so a socket rendering it on the loop (presence given) has them too.
+    told = payloads.race_payload(ended, 1, presence={1: True, 2: True})["ratings"]
+    mine = ratings.rating_for(ana)
+    assert told["1"] == {
+        "before": 1500,
+        "after": mine["rating"],
+        "change": mine["rating"] - 1500,
+        "fixed": False,
+        "provisional": True,
+    }
+    assert told["1"]["change"] < 0
+    assert told["2"]["fixed"] and told["2"]["before"] == told["2"]["after"] == LEVELS["steady"].rating
+    # Read later from the database (HTTP, a socket reading the race): the same.
+    read = payloads.race_payload(records.load_snapshot(race_id, lock=False), 1)["ratings"]
+    assert read == told
+    # On the loop without the changes at hand, nothing is read (and nothing is made up).
+    fresh = records.load_snapshot(race_id, lock=False)
+    assert payloads.race_payload(fresh, 1, presence={1: True, 2: True})["ratings"] is None
+
+
+def test_the_results_page_shows_the_rating_and_recent_races_with_replays() -> None:
+    browser = Client()
+    empty = browser.get("/races/results/")
+    assert empty.status_code == 200 and b"No rated races yet" in empty.content
+    created = browser.post(
+        "/api/races",
+        json.dumps({"name": "Ana", "opponent": "computer", "level": "sharp"}),
+        content_type="application/json",
+    )
+    race_id = created.json()["id"]
+    ana = Actor(token=browser.session[PLAYER_TOKEN_KEY])
+    started(race_id, ana)
+    seated = bot.bot_seat_of(race_id)
+    assert seated is not None
+    play.resign(seated.actor, race_id)  # Ana wins
+    mine = browser.get("/api/ratings/me").json()
+    page = browser.get("/races/results/")
+    text = page.content.decode()
+    assert f'<strong class="rating-value">{mine["rating"]}</strong>' in text
+    assert "Computer (Sharp)" in text and ">won<" in text
+    assert f'href="/races/{race_id}/replay/"' in text
+    assert f'1500 → {mine["rating"]} <span class="rating-change">(+{mine["rating"] - 1500})' in text
+    # The strict CSP: the page has no inline script or style.
+    assert "<script>" not in text and "style=" not in text

@@ -40,10 +40,32 @@ export function showResult(dialog, race, page) {
     seed.textContent = String(race.seed);
     seedLine.append("Deal seed ", seed, ", now that the race is over: each player's shuffle came from it.");
   }
+  paintRating(dialog.querySelector("#rating-line"), race);
   const replay = dialog.querySelector("#replay-link");
   replay.href = `/races/${race.id}/replay/${page.token ? `?token=${encodeURIComponent(page.token)}` : ""}`;
   paintRematch(dialog, race);
   if (!dialog.open) dialog.showModal();
+}
+
+/** "Your rating: 1500 → 1532 (+32)", from the finished race's ``ratings`` (each seat's
+ * before and after, games/races/ratings.py); hidden for spectators and unrated races. */
+function paintRating(line, race) {
+  if (!line) return;
+  const mine = race.seat != null && race.ratings ? race.ratings[String(race.seat)] : null;
+  line.hidden = !mine;
+  if (!mine) {
+    line.textContent = "";
+    return;
+  }
+  const sign = mine.change > 0 ? "+" : mine.change < 0 ? "−" : "±";
+  const change = document.createElement("strong");
+  change.className = mine.change > 0 ? "rating-up" : mine.change < 0 ? "rating-down" : "rating-same";
+  change.textContent = `${sign}${Math.abs(mine.change)}`;
+  line.replaceChildren(
+    `Your rating: ${mine.before} → ${mine.after} (`,
+    change,
+    `)${mine.provisional ? ", provisional" : ""}.`,
+  );
 }
 
 export function paintRematch(dialog, race) {
