@@ -426,6 +426,29 @@ def hint(view: dict[str, Any]) -> dict[str, Any] | None:
     return solitaire.hint(view)
 
 
+# The hint's search budget (roughly CPU seconds, spent as a node count): well inside
+# HINT_CPU_SECONDS, which also pays for building the samples.
+HINT_BUDGET = 1.5
+
+
+def advise(
+    view: dict[str, Any],
+    memory: dict[str, Any] | None = None,
+    seen: tuple[str, ...] = (),
+    budget: float = HINT_BUDGET,
+) -> dict[str, Any]:
+    """``solitaire.hints.advise`` as a job: the player's view, what the player remembers
+    (``Memory.to_dict()``: only cards the player saw) and the position keys of the game's
+    earlier positions; never the hidden state. The answer is plain data:
+    ``{"move": move or None, "lost": bool, "reason": str}``."""
+    from solitaire import hints
+    from solitaire.memory import Memory
+
+    remembered = None if memory is None else Memory.from_dict(memory)
+    advice = hints.advise(view, remembered, seen=seen, budget=budget)
+    return {"move": advice.move, "lost": bool(advice.lost), "reason": advice.reason}
+
+
 def line_views(
     game: str,
     options: dict[str, Any],
