@@ -13,8 +13,8 @@ be able to take every core. So it runs here:
 - behind a **bounded queue** (``WORKER_QUEUE`` waiting jobs): one more is refused at
   once with :class:`Busy`, which the API answers as 503 ``busy`` with ``Retry-After``.
 
-Jobs are a picklable, module-level function and picklable arguments (``solitaire.hint``
-and a view, a solver call on a deal's seed ...). Callers on the event loop use
+Jobs are a picklable, module-level function and picklable arguments (``advise`` with a
+view and the player's memory, a solver call on a deal's seed ...). Callers on the event loop use
 ``await run(fn, *args)``; sync code (a thread of its own, never the shared sync thread
 if it can be helped) uses ``run_sync(fn, *args)``. Both wait on the parent's side in a
 small helper thread per worker, so neither the loop nor the caller's thread does the work.
@@ -417,13 +417,6 @@ def run_sync(fn: Callable[..., T], *args: Any, cpu_seconds: float | None = None,
 # CPU seconds for one hint, and for replaying one line of moves into views.
 HINT_CPU_SECONDS = 5.0
 REPLAY_CPU_SECONDS = 10.0
-
-
-def hint(view: dict[str, Any]) -> dict[str, Any] | None:
-    """``solitaire.hint`` on a player's view (never the hidden state), as a job."""
-    import solitaire
-
-    return solitaire.hint(view)
 
 
 # The hint's search budget (roughly CPU seconds, spent as a node count): well inside
