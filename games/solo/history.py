@@ -104,6 +104,23 @@ def line_states(line: Line) -> list[solitaire.State]:
     return states
 
 
+def seen_states(line: Line) -> list[solitaire.State]:
+    """Every state of ``line_states`` and then of the moves still to redo, one move apart
+    each, in an order the player could have seen them: up the line in effect, up through
+    the undone moves, and back down to ``line.state`` (as the undos came). What was
+    undone and then forgotten by a new move is not in the line, so not here either."""
+    states = line_states(line)
+    redone: list[solitaire.State] = []
+    state, undone = states[-1], line.undone
+    while undone is not None:
+        move, undone = undone
+        state = state.apply(move)
+        redone.append(state)
+    if not redone:
+        return states
+    return [*states, *redone, *reversed([states[-1], *redone[:-1]])]
+
+
 def stored_move(move: solitaire.Move) -> dict[str, Any]:
     """A move as the log stores it: its piles and count (the cards it named were checked
     when it was played, and replay need not check them again)."""

@@ -21,7 +21,7 @@ from games.core.transactions import writing
 from games.models import Deal, Game
 from games.solo import play, winnable
 from games.solo.deals import keep_verdict_now
-from games.solo.history import Line, current_line, line_states
+from games.solo.history import Line, current_line, line_states, seen_states
 from games.solo.owners import find_game
 from solitaire import hints
 
@@ -148,9 +148,10 @@ def hint_line_for(actor: Actor, game_id: object) -> tuple[int, int, Line] | None
 
 def hint_job(game_id: int, version: int, line: Line) -> HintJob:
     """The hint worker's arguments for the line: CPU work (the line's states are
-    rebuilt from its moves, not from the log), no database."""
+    rebuilt from its moves, not from the log), no database. The memory also holds what
+    the moves still to redo turned up (the player saw it before undoing them)."""
     states = line_states(line)
-    memory = solitaire.Memory.from_states(states)
+    memory = solitaire.Memory.from_states(seen_states(line))
     seen = tuple(dict.fromkeys(hints.position_key_of(state) for state in states[:-1]))
     return HintJob(game_id, version, states[-1].view(), memory.to_dict(), seen)
 

@@ -138,6 +138,30 @@ def test_the_worker_gets_no_card_the_player_never_saw(ana: Actor) -> None:
     assert answers[0] == answers[1] and answers[0]["move"] in first.view["moves"]
 
 
+def test_the_memory_keeps_a_card_an_undo_turned_back_down(ana: Actor) -> None:
+    # A deal with a move that takes a pile's only face-up card, turning the card under it up.
+    for deal in range(1, 40):
+        snapshot = klondike(ana, deal=deal, draw=1)
+        game_id, view = snapshot.game.pk, snapshot.state.view()
+        turning = [
+            m
+            for m in view["moves"]
+            if m["from"].startswith("t") and len(view["piles"][m["from"]]) == m.get("count", 1) + 1
+        ]
+        if turning:
+            move = turning[0]
+            break
+    else:
+        raise AssertionError("no deal turns a card up with its first move")
+    source, below = move["from"], len(view["piles"][move["from"]]) - 2
+    turned = apply_action(game_id, ana, {"type": "move", "move": move}).state.view()["piles"][source][below]
+    assert turned is not None
+    snapshot = apply_action(game_id, ana, {"type": "undo"})
+    job = verdicts.hint_job(game_id, snapshot.game.version, snapshot.line)
+    assert job.view["piles"][source][below] is None
+    assert [source, below, turned] in job.memory["known"] and turned in job.memory["seen"]
+
+
 def test_a_lost_answer_ends_the_game(client: Client) -> None:
     # Draw three, engine seed 2: after one pass the 24 stock cards come up only every
     # third card and none of them ever goes anywhere (tests/engine/test_hints.py).
