@@ -13,8 +13,8 @@ be able to take every core. So it runs here:
 - behind a **bounded queue** (``WORKER_QUEUE`` waiting jobs): one more is refused at
   once with :class:`Busy`, which the API answers as 503 ``busy`` with ``Retry-After``.
 
-Jobs are a picklable, module-level function and picklable arguments (``solitaire.hint``
-and a view, a solver call on a deal's seed ...). Callers on the event loop use
+Jobs are a picklable, module-level function and picklable arguments (``advise`` with a
+view and the player's memory, a solver call on a deal's seed ...). Callers on the event loop use
 ``await run(fn, *args)``; sync code (a thread of its own, never the shared sync thread
 if it can be helped) uses ``run_sync(fn, *args)``. Both wait on the parent's side in a
 small helper thread per worker, so neither the loop nor the caller's thread does the work.
@@ -419,11 +419,27 @@ HINT_CPU_SECONDS = 5.0
 REPLAY_CPU_SECONDS = 10.0
 
 
-def hint(view: dict[str, Any]) -> dict[str, Any] | None:
-    """``solitaire.hint`` on a player's view (never the hidden state), as a job."""
-    import solitaire
+# The hint's search budget (roughly CPU seconds, spent as a node count): well inside
+# HINT_CPU_SECONDS, which also pays for building the samples.
+HINT_BUDGET = 1.5
 
-    return solitaire.hint(view)
+
+def advise(
+    view: dict[str, Any],
+    memory: dict[str, Any] | None = None,
+    seen: tuple[str, ...] = (),
+    budget: float = HINT_BUDGET,
+) -> dict[str, Any]:
+    """``solitaire.hints.advise`` as a job: the player's view, what the player remembers
+    (``Memory.to_dict()``: only cards the player saw) and the position keys of the game's
+    earlier positions; never the hidden state. The answer is plain data:
+    ``{"move": move or None, "lost": bool, "reason": str}``."""
+    from solitaire import hints
+    from solitaire.memory import Memory
+
+    remembered = None if memory is None else Memory.from_dict(memory)
+    advice = hints.advise(view, remembered, seen=seen, budget=budget)
+    return {"move": advice.move, "lost": bool(advice.lost), "reason": advice.reason}
 
 
 def line_views(

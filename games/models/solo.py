@@ -101,7 +101,8 @@ def game_group(game_id: int) -> str:
 
 class Move(models.Model):
     """One entry of a game's log: a move ``{"from", "to", "count"}``, ``{"undo": true}``,
-    ``{"redo": true}`` or, last, ``{"abandon": true}``.
+    ``{"redo": true}``, ``{"lost": true}`` (the hint found the game lost) or, last,
+    ``{"abandon": true}``.
 
     Append-only: saving an existing row or deleting one raises.
     """

@@ -142,15 +142,20 @@ def abandon(request: HttpRequest, game_id: int) -> HttpResponse:
 @require_GET
 @answers_json
 async def hint(request: HttpRequest, game_id: int) -> HttpResponse:
-    """The hint runs in the worker pool (503 ``busy`` when it is full), awaited: only the
-    short database read takes the shared thread, never the hint's CPU."""
+    """``{"move", "lost", "reason"}``. The hint runs in the worker pool (503 ``busy``
+    when it is full), awaited: the database steps take the shared thread, building the
+    player's memory takes a thread of its own, and the hint's CPU the pool. A lost
+    answer ends the game as lost first."""
     await limits.acheck(request, "hint")
     actor = await sync_to_async(actor_for_request)(request)
-    view = await sync_to_async(verdicts.hint_view_for)(actor, game_id)
-    move = (
-        None if view is None else await workers.run(workers.hint, view, cpu_seconds=workers.HINT_CPU_SECONDS)
+    found = await sync_to_async(verdicts.hint_line_for)(actor, game_id)
+    job = None if found is None else await in_own_thread(verdicts.hint_job)(*found)
+    advice = (
+        None
+        if job is None
+        else await workers.run(workers.advise, *job.arguments(), cpu_seconds=workers.HINT_CPU_SECONDS)
     )
-    return JsonResponse({"move": move})
+    return JsonResponse(await sync_to_async(verdicts.hint_answer)(actor, job, advice))
 
 
 @require_GET

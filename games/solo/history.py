@@ -1,9 +1,9 @@
 """A game's history: the line of moves in effect, replayed from its append-only log.
 
-The log holds moves, ``{"undo": true}``, ``{"redo": true}`` and, last,
-``{"abandon": true}``. Undo steps the line back
-one move and keeps it for redo; redo plays the last undone move again; any new move
-forgets what was undone. The log itself only ever grows.
+The log holds moves, ``{"undo": true}``, ``{"redo": true}``, ``{"lost": true}`` (the
+hint found no useful move: the game ended lost there) and, last, ``{"abandon": true}``.
+Undo steps the line back one move and keeps it for redo; redo plays the last undone
+move again; any new move forgets what was undone. The log itself only ever grows.
 
 Replaying every move is too slow for every request, so each process keeps the latest
 position of recent games (``positions``): the committed game row and its line, keyed by
@@ -93,6 +93,34 @@ def oldest_first(moves: MoveChain | None) -> list[solitaire.Move]:
     return listed
 
 
+def line_states(line: Line) -> list[solitaire.State]:
+    """The states of the line in effect, the deal first and ``line.state`` last: the deal
+    played through the moves in effect (the log is not read again)."""
+    if line.start is None:
+        return [line.state]
+    states = [line.start]
+    for move in oldest_first(line.moves):
+        states.append(states[-1].apply(move))
+    return states
+
+
+def seen_states(line: Line) -> list[solitaire.State]:
+    """Every state of ``line_states`` and then of the moves still to redo, one move apart
+    each, in an order the player could have seen them: up the line in effect, up through
+    the undone moves, and back down to ``line.state`` (as the undos came). What was
+    undone and then forgotten by a new move is not in the line, so not here either."""
+    states = line_states(line)
+    redone: list[solitaire.State] = []
+    state, undone = states[-1], line.undone
+    while undone is not None:
+        move, undone = undone
+        state = state.apply(move)
+        redone.append(state)
+    if not redone:
+        return states
+    return [*states, *redone, *reversed([states[-1], *redone[:-1]])]
+
+
 def stored_move(move: solitaire.Move) -> dict[str, Any]:
     """A move as the log stores it: its piles and count (the cards it named were checked
     when it was played, and replay need not check them again)."""
@@ -114,8 +142,8 @@ def replay(deal: Deal, entries: Iterable[Mapping[str, Any]]) -> Line:
             if not effective:
                 raise ValueError("the log undoes a move that was never made")
             undone.append(effective.pop())
-        elif entry.get("abandon"):
-            continue  # the game was given up here; the position stays as it was
+        elif entry.get("abandon") or entry.get("lost"):
+            continue  # the game was given up, or found lost, here; the position stays as it was
         elif entry.get("redo"):
             if not undone:
                 raise ValueError("the log redoes a move that was never undone")

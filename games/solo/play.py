@@ -44,6 +44,7 @@ from games.solo.payloads import Snapshot, settled, state_message
 # A longer pause between two log entries counts as this much play: the player left.
 IDLE_GAP = timedelta(seconds=60)
 ABANDON_ENTRY: dict[str, Any] = {"abandon": True}
+LOST_ENTRY: dict[str, Any] = {"lost": True}
 GAMES_PER_PAGE = 20
 
 
@@ -333,6 +334,32 @@ def abandon(actor: Actor, game_id: object) -> Snapshot:
         Move.objects.create(game=game, seq=game.version + 1, move=dict(ABANDON_ENTRY), created=now)
         game.version += 1
         game.status, game.finished = Game.Status.ABANDONED, now
+        game.save()
+        _announce(game, line)
+    return Snapshot(game, line)
+
+
+def end_lost(actor: Actor, game_id: object, version: int) -> Snapshot | None:
+    """End the game as lost at ``version``: the hint found no move that can make
+    progress there. Recorded as a stuck game is (status ``lost``, a lost game can be
+    undone back into play), with a ``{"lost": true}`` log entry so the version moves on
+    and every socket hears of it after commit. None, and nothing changes, when the game
+    is no longer in play at that version (a move came in meanwhile, or it is over).
+
+    :raises NotFound: when the game is not the actor's.
+    """
+    with writing():
+        try:
+            game = find_game(actor, game_id, lock=True)
+        except NotFound:
+            raise _not_found(actor, game_id) from None
+        if game.status != Game.Status.PLAYING or game.version != version:
+            return None
+        line = current_line(game)
+        now = timezone.now()
+        Move.objects.create(game=game, seq=game.version + 1, move=dict(LOST_ENTRY), created=now)
+        game.version += 1
+        game.status, game.finished = Game.Status.LOST, now
         game.save()
         _announce(game, line)
     return Snapshot(game, line)

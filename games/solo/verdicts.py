@@ -10,8 +10,10 @@ budgets and the models; nothing of HTTP.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
+import solitaire
 from games.core import workers
 from games.core.actors import Actor
 from games.core.errors import Refused
@@ -19,8 +21,9 @@ from games.core.transactions import writing
 from games.models import Deal, Game
 from games.solo import play, winnable
 from games.solo.deals import keep_verdict_now
-from games.solo.history import current_line
+from games.solo.history import Line, current_line, line_states, seen_states
 from games.solo.owners import find_game
+from solitaire import hints
 
 
 def finished_deal_for(actor: Actor, game_id: object) -> Deal:
@@ -109,25 +112,82 @@ def winning_views(
     )
 
 
-def hint_for(actor: Actor, game_id: object) -> dict[str, Any] | None:
-    """A useful legal move for the player, or None (also when the game is over).
-
-    The hint engine sees only the player's view, never the face-down cards. It runs in
-    the worker pool; call this from a thread of its own (the API view awaits the pool
-    instead).
-    """
-    view = hint_view_for(actor, game_id)
-    if view is None:
-        return None
-    return workers.run_sync(workers.hint, view, cpu_seconds=workers.HINT_CPU_SECONDS)
+# The answer when the hint finds that no move can make progress.
+LOST_REASON = "no useful move: the game is lost"
 
 
-def hint_view_for(actor: Actor, game_id: object) -> dict[str, Any] | None:
-    """The player's view to hint from, or None when the game is over.
+@dataclass(frozen=True, slots=True)
+class HintJob:
+    """What the hint worker gets for one game at one version, and nothing more: the
+    player's view, the player's memory (``Memory.to_dict()``: cards the player saw
+    face up, with the stock order seen) and the position keys of the earlier positions
+    of the line in effect. No face-down card the player never saw is in it."""
+
+    game_id: int
+    version: int
+    view: dict[str, Any]
+    memory: dict[str, Any]
+    seen: tuple[str, ...]
+
+    def arguments(self) -> tuple[dict[str, Any], dict[str, Any], tuple[str, ...]]:
+        """The worker's arguments: ``workers.advise(*job.arguments())``."""
+        return self.view, self.memory, self.seen
+
+
+def hint_line_for(actor: Actor, game_id: object) -> tuple[int, int, Line] | None:
+    """The game's id, version and line to hint from (the cached line when it is there),
+    or None when the game is over. The database step of a hint.
 
     :raises NotFound: when the game is not the actor's.
     """
     game = find_game(actor, game_id, lock=False)
     if game.status != Game.Status.PLAYING:
         return None
-    return current_line(game).state.view()
+    return game.pk, game.version, current_line(game)
+
+
+def hint_job(game_id: int, version: int, line: Line) -> HintJob:
+    """The hint worker's arguments for the line: CPU work (the line's states are
+    rebuilt from its moves, not from the log), no database. The memory also holds what
+    the moves still to redo turned up (the player saw it before undoing them)."""
+    states = line_states(line)
+    memory = solitaire.Memory.from_states(seen_states(line))
+    seen = tuple(dict.fromkeys(hints.position_key_of(state) for state in states[:-1]))
+    return HintJob(game_id, version, states[-1].view(), memory.to_dict(), seen)
+
+
+def hint_answer(actor: Actor, job: HintJob | None, advice: dict[str, Any] | None) -> dict[str, Any]:
+    """The hint's answer, ``{"move", "lost", "reason"}``. When the worker found the game
+    lost, the game ends as lost (``play.end_lost``) before the answer goes out."""
+    if job is None or advice is None:
+        return {"move": None, "lost": False, "reason": "the game is over"}
+    if advice.get("lost"):
+        play.end_lost(actor, job.game_id, job.version)
+        return {"move": None, "lost": True, "reason": LOST_REASON}
+    return {"move": advice.get("move"), "lost": False, "reason": str(advice.get("reason") or "")}
+
+
+def hint_answer_for(actor: Actor, game_id: object) -> dict[str, Any]:
+    """The hint's whole answer (see ``hint_answer``); run from a thread of its own (the
+    API view awaits the pool instead).
+
+    :raises NotFound: when the game is not the actor's.
+    """
+    found = hint_line_for(actor, game_id)
+    if found is None:
+        return hint_answer(actor, None, None)
+    job = hint_job(*found)
+    advice = workers.run_sync(workers.advise, *job.arguments(), cpu_seconds=workers.HINT_CPU_SECONDS)
+    return hint_answer(actor, job, advice)
+
+
+def hint_for(actor: Actor, game_id: object) -> dict[str, Any] | None:
+    """A useful legal move for the player, or None (also when the game is over, or found
+    lost: then it ends as lost).
+
+    The hint engine sees only the player's view and memory, never the face-down cards
+    the player has not seen. It runs in the worker pool; call this from a thread of its
+    own.
+    """
+    move: dict[str, Any] | None = hint_answer_for(actor, game_id)["move"]
+    return move

@@ -198,6 +198,7 @@ function start() {
     try {
       const answer = await game.hint();
       if (answer.move) table.showHint(answer.move);
+      else if (answer.lost) toast("No useful move: the game is lost. A new deal may be the way on.");
       else toast("No useful move found. A new deal may be the way on.");
     } catch (error) {
       toast(error.message, "error");
