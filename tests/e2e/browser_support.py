@@ -17,6 +17,12 @@ DEAL_SECRET = "e2e-deal-secret-not-for-production"
 # How long to wait for the server to answer a move (generous: the machine is shared).
 ANSWER_MS = 10_000
 
+# The two screens the feature tests run on: a desktop window and a phone held upright.
+SCREENS: dict[str, dict[str, Any]] = {
+    "desktop": {"viewport": {"width": 1280, "height": 800}},
+    "phone": {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True},
+}
+
 
 # --- talking to the site ----------------------------------------------------------------
 

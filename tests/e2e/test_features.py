@@ -2,16 +2,20 @@
 up (with a question first), deleting a finished game, the daily deal, one-tap play,
 auto-play of safe cards, and a tab whose game moved to an account.
 
-Each test drives the page as a player would and checks the server's record.
+Each test drives the page as a player would and checks the server's record, once on a
+desktop window and once on a phone.
 """
 
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
 from browser_support import (
+    ANSWER_MS,
+    SCREENS,
     api,
     click_pile,
     new_game,
@@ -20,9 +24,22 @@ from browser_support import (
     shown_view,
     wait_for_version,
 )
-from playwright.sync_api import BrowserContext, Page, expect
+from playwright.sync_api import Browser, BrowserContext, Page, expect
 
 OPEN_KLONDIKE = {"draw": 1, "face_up": True}
+
+
+@pytest.fixture(params=sorted(SCREENS))
+def context(
+    request: pytest.FixtureRequest, browser: Browser, live_server_url: str
+) -> Iterator[BrowserContext]:
+    """A new anonymous player on a desktop window, then on a phone."""
+    made = browser.new_context(
+        bypass_csp=True, base_url=live_server_url, reduced_motion="reduce", **SCREENS[request.param]
+    )
+    made.set_default_timeout(ANSWER_MS)
+    yield made
+    made.close()
 
 
 def more(page: Page, item: str) -> None:

@@ -14,7 +14,16 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from browser_support import ANSWER_MS, drag, new_game, open_game, shown_version, shown_view, wait_for_version
+from browser_support import (
+    ANSWER_MS,
+    SCREENS,
+    drag,
+    new_game,
+    open_game,
+    shown_version,
+    shown_view,
+    wait_for_version,
+)
 from playwright.sync_api import Browser, Page
 
 OPEN_KLONDIKE = {"draw": 1, "face_up": True}
@@ -44,12 +53,10 @@ WATCH_REST = """([code, target]) => {
 }"""
 
 
-@pytest.fixture
-def moving_page(browser: Browser, live_server_url: str) -> Iterator[Page]:
-    """A page with animations on, as a player has them."""
-    context = browser.new_context(
-        bypass_csp=True, base_url=live_server_url, viewport={"width": 1280, "height": 800}
-    )
+@pytest.fixture(params=sorted(SCREENS))
+def moving_page(request: pytest.FixtureRequest, browser: Browser, live_server_url: str) -> Iterator[Page]:
+    """A page with animations on, as a player has them, on a desktop window and a phone."""
+    context = browser.new_context(bypass_csp=True, base_url=live_server_url, **SCREENS[request.param])
     context.set_default_timeout(ANSWER_MS)
     try:
         yield context.new_page()
