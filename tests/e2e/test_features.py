@@ -222,8 +222,7 @@ def safe_moves_in_payload(page: Page) -> bool:
 
 
 def test_auto_play_sends_the_safe_cards_as_moves(page: Page) -> None:
-    if not safe_moves_in_payload(page):
-        pytest.skip("the server's game payload has no safe_moves yet (helper W's branch)")
+    assert safe_moves_in_payload(page), "the game payload must carry the engine's safe_moves"
     page.goto("/")
     page.evaluate("localStorage.setItem('patience-settings', JSON.stringify({autoplay: true}))")
     for deal in range(600, 700):
