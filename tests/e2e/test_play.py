@@ -196,6 +196,9 @@ def test_two_tabs_on_one_game_stay_in_step(page: Page, context: BrowserContext) 
     # And back the other way: a draw in the second tab shows in the first.
     version = shown_version(second)
     click_pile(second, "stock")
+    # Both tabs must reach the new version: the push to the first tab can
+    # arrive before the second tab has drawn its own answer.
+    wait_for_version(second, version + 1)
     wait_for_version(page, version + 1)
     assert shown_view(page) == shown_view(second)
 
