@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from playwright.sync_api import Page
+from playwright.sync_api import Browser, BrowserContext, Page
 
 # The deal secret the test server runs with; tests derive seeds from deal numbers with it.
 DEAL_SECRET = "e2e-deal-secret-not-for-production"
@@ -22,6 +22,20 @@ SCREENS: dict[str, dict[str, Any]] = {
     "desktop": {"viewport": {"width": 1280, "height": 800}},
     "phone": {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True},
 }
+
+
+def screen_context(browser: Browser, base_url: str, screen: str, **extra: Any) -> BrowserContext:
+    """A new browser profile (a new anonymous player) on one of SCREENS.
+
+    Motion is reduced unless ``extra`` says otherwise, and the server's strict
+    Content-Security-Policy is bypassed: Playwright's waiting helpers evaluate strings,
+    which it forbids (test_csp.py runs the pages under it).
+    """
+    made = browser.new_context(
+        base_url=base_url, bypass_csp=True, reduced_motion="reduce", **{**SCREENS[screen], **extra}
+    )
+    made.set_default_timeout(ANSWER_MS)
+    return made
 
 
 # --- talking to the site ----------------------------------------------------------------

@@ -21,7 +21,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from browser_support import ANSWER_MS, DEAL_SECRET
+from browser_support import DEAL_SECRET, screen_context
 from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -127,19 +127,9 @@ def browser() -> Iterator[Browser]:
 
 @pytest.fixture
 def context(browser: Browser, live_server_url: str) -> Iterator[BrowserContext]:
-    """A new browser profile: a new anonymous player.
-
-    The server sends its strict Content-Security-Policy, which forbids evaluating
-    strings; Playwright's waiting helpers do exactly that, so this profile bypasses the
-    policy. test_csp.py and tests/security/test_csp_browser.py run the pages under it.
-    """
-    made = browser.new_context(
-        base_url=live_server_url,
-        viewport={"width": 1280, "height": 800},
-        reduced_motion="reduce",
-        bypass_csp=True,
-    )
-    made.set_default_timeout(ANSWER_MS)
+    """A new browser profile on the desktop screen: a new anonymous player (see
+    browser_support.screen_context for the policy it bypasses)."""
+    made = screen_context(browser, live_server_url, "desktop")
     yield made
     made.close()
 

@@ -2,27 +2,41 @@
 up (with a question first), deleting a finished game, the daily deal, one-tap play,
 auto-play of safe cards, and a tab whose game moved to an account.
 
-Each test drives the page as a player would and checks the server's record.
+Each test drives the page as a player would and checks the server's record, once on a
+desktop window and once on a phone (touch, so taps are taps).
 """
 
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
 from browser_support import (
+    SCREENS,
     api,
     click_pile,
     new_game,
     open_game,
+    screen_context,
     shown_version,
     shown_view,
     wait_for_version,
 )
-from playwright.sync_api import BrowserContext, Page, expect
+from playwright.sync_api import Browser, BrowserContext, Page, expect
 
 OPEN_KLONDIKE = {"draw": 1, "face_up": True}
+
+
+@pytest.fixture(params=sorted(SCREENS))
+def context(
+    request: pytest.FixtureRequest, browser: Browser, live_server_url: str
+) -> Iterator[BrowserContext]:
+    """A new anonymous player on a desktop window, then on a phone."""
+    made = screen_context(browser, live_server_url, request.param)
+    yield made
+    made.close()
 
 
 def more(page: Page, item: str) -> None:
@@ -245,11 +259,13 @@ def test_a_tab_whose_game_moved_to_an_account_offers_a_reload(page: Page, contex
     open_game(page, created["url"])
     other = context.new_page()
     other.goto("/accounts/signup/")
-    other.fill("#id_username", "mover507")
+    # A name of this game's own: the server is shared by every test (and both screens),
+    # and a taken name would leave the game where it was.
+    other.fill("#id_username", f"mover{created['id']}")
     other.fill("#id_password1", "a-long-Passphrase-507")
     other.fill("#id_password2", "a-long-Passphrase-507")
     other.get_by_role("button", name="Sign up").click()
-    other.wait_for_load_state()
+    other.wait_for_url(lambda url: "/accounts/signup/" not in url)
     # The old tab is told, rather than bouncing every move.
     click_pile(page, "stock")
     message = page.locator("#game-message")

@@ -15,11 +15,11 @@ from typing import Any
 
 import pytest
 from browser_support import (
-    ANSWER_MS,
     SCREENS,
     drag,
     new_game,
     open_game,
+    screen_context,
     shown_version,
     shown_view,
     wait_for_version,
@@ -56,8 +56,7 @@ WATCH_REST = """([code, target]) => {
 @pytest.fixture(params=sorted(SCREENS))
 def moving_page(request: pytest.FixtureRequest, browser: Browser, live_server_url: str) -> Iterator[Page]:
     """A page with animations on, as a player has them, on a desktop window and a phone."""
-    context = browser.new_context(bypass_csp=True, base_url=live_server_url, **SCREENS[request.param])
-    context.set_default_timeout(ANSWER_MS)
+    context = screen_context(browser, live_server_url, request.param, reduced_motion="no-preference")
     try:
         yield context.new_page()
     finally:
