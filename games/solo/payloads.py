@@ -45,6 +45,8 @@ def game_summary(game: Game) -> dict[str, Any]:
         "score": game.score,
         "elapsed": int(game.elapsed.total_seconds()),
         "moves_made": game.moves_made,
+        # The clock is stopped (socket "pause"): a page loaded now shows the game paused.
+        "paused": game.paused_at is not None,
         # The solver found a win from this deal (when it was dealt as winnable, or once a
         # finished game of the deal asked). Never False before the game ends: a proof
         # that a deal cannot be won is only told by "was this winnable?".

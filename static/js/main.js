@@ -127,6 +127,12 @@ function start() {
 
   table.set(initial.state, initial.version);
   status.paint(initial);
+  // A game paused before this page loaded (a reload, another tab) stays paused here: the
+  // server's clock is stopped, so this one starts stopped too, until the player resumes.
+  if (initial.paused && initial.status === "playing") {
+    status.pause();
+    showPaused(true);
+  }
 
   game.subscribe((next, before) => {
     if (next.describe && next.describe !== before.describe) table.describe(next.describe);
@@ -225,9 +231,7 @@ function start() {
     if (status.paused) {
       status.resume();
       tell(game.resume());
-      page.classList.remove("paused");
-      $("paused").hidden = true;
-      controls.pause.setAttribute("aria-pressed", "false");
+      showPaused(false);
       table.focus();
       maybeAutoplay();
       return;
@@ -235,10 +239,15 @@ function start() {
     if (controls.pause.disabled) return;
     status.pause();
     tell(game.pause());
-    page.classList.add("paused");
-    $("paused").hidden = false;
-    controls.pause.setAttribute("aria-pressed", "true");
+    showPaused(true);
     controls.resume.focus();
+  }
+
+  /** The cover over the table and the pressed Pause button (the clock is status's). */
+  function showPaused(paused) {
+    page.classList.toggle("paused", paused);
+    $("paused").hidden = !paused;
+    controls.pause.setAttribute("aria-pressed", String(paused));
   }
 
   const inPlay = () => game.current.status === "playing" && (game.current.moves_made ?? game.current.version) > 0;

@@ -31,9 +31,8 @@ def screen_context(browser: Browser, base_url: str, screen: str, **extra: Any) -
     Content-Security-Policy is bypassed: Playwright's waiting helpers evaluate strings,
     which it forbids (test_csp.py runs the pages under it).
     """
-    made = browser.new_context(
-        base_url=base_url, bypass_csp=True, reduced_motion="reduce", **{**SCREENS[screen], **extra}
-    )
+    settings: dict[str, Any] = {"reduced_motion": "reduce", **SCREENS[screen], **extra}
+    made = browser.new_context(base_url=base_url, bypass_csp=True, **settings)
     made.set_default_timeout(ANSWER_MS)
     return made
 
@@ -68,9 +67,18 @@ def new_game(page: Page, game: str, options: dict[str, Any], deal: int | None = 
 def open_game(page: Page, url: str) -> None:
     """Load a play page and wait until its socket is connected."""
     page.goto(url)
-    page.wait_for_function(
-        "window.patience && window.patience.socket.ws && window.patience.socket.ws.readyState === 1"
-    )
+    wait_until_connected(page)
+
+
+def wait_until_connected(page: Page) -> None:
+    """Wait for the play page's socket to be open: the page's script has run, and what a
+    test does next reaches the server."""
+    page.wait_for_function("window.patience && window.patience.socket.isOpen")
+
+
+def wait_until_answered(page: Page) -> None:
+    """Wait until the server has answered every change the page sent (ack or refusal)."""
+    page.wait_for_function("window.patience.socket.pending === 0", timeout=ANSWER_MS)
 
 
 def shown_view(page: Page) -> dict[str, Any]:

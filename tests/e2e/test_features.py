@@ -23,6 +23,9 @@ from browser_support import (
     shown_version,
     shown_view,
     wait_for_version,
+    wait_until_answered,
+    wait_until_connected,
+    wait_until_settled,
 )
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
@@ -30,11 +33,15 @@ OPEN_KLONDIKE = {"draw": 1, "face_up": True}
 
 
 @pytest.fixture(params=sorted(SCREENS))
-def context(
-    request: pytest.FixtureRequest, browser: Browser, live_server_url: str
-) -> Iterator[BrowserContext]:
-    """A new anonymous player on a desktop window, then on a phone."""
-    made = screen_context(browser, live_server_url, request.param)
+def screen(request: pytest.FixtureRequest) -> str:
+    """Each test runs on a desktop window, then on a phone."""
+    return str(request.param)
+
+
+@pytest.fixture
+def context(screen: str, browser: Browser, live_server_url: str) -> Iterator[BrowserContext]:
+    """A new anonymous player on the test's screen."""
+    made = screen_context(browser, live_server_url, screen)
     yield made
     made.close()
 
@@ -43,6 +50,13 @@ def more(page: Page, item: str) -> None:
     """Open the toolbar's "More" menu and choose an item."""
     page.locator(".more summary").click()
     page.locator(".more .menu").get_by_role("button", name=item).click()
+
+
+def game_record(page: Page, game_id: int) -> dict[str, Any]:
+    """The game as the server keeps it."""
+    status, game = api(page, "GET", f"/api/games/{game_id}")
+    assert status == 200, game
+    return dict(game)
 
 
 def confirm_dialog(page: Page) -> Any:
@@ -77,34 +91,47 @@ def test_redo_plays_the_undone_move_again(page: Page) -> None:
 def test_pause_stops_the_clock_and_hides_the_table(page: Page) -> None:
     created = new_game(page, "klondike", OPEN_KLONDIKE, deal=502)
     sent: list[dict[str, Any]] = []
-    acks: list[Any] = []
-
-    def watch(socket: Any) -> None:
-        socket.on("framesent", lambda payload: sent.append(json.loads(payload)))
-        socket.on(
-            "framereceived",
-            lambda payload: acks.append(json.loads(payload).get("id")) if '"ack"' in payload else None,
-        )
-
-    page.on("websocket", watch)
+    page.on(
+        "websocket", lambda socket: socket.on("framesent", lambda payload: sent.append(json.loads(payload)))
+    )
     open_game(page, created["url"])
     page.get_by_role("button", name="Pause").click()
     expect(page.locator("#paused")).to_be_visible()
     expect(page.locator("#table")).to_have_css("visibility", "hidden")
     shown = page.locator("#timer").inner_text()
+    # The clock would show a new second by now, were it running.
     page.wait_for_timeout(2200)
     assert page.locator("#timer").inner_text() == shown
+    wait_until_answered(page)
+    assert game_record(page, created["id"])["paused"] is True
     page.get_by_role("button", name="Resume").click()
     expect(page.locator("#paused")).to_be_hidden()
     expect(page.locator("#table")).to_have_css("visibility", "visible")
     # The server's clock was told too, and answered each (issue 14).
-    for _ in range(40):
-        told = [m for m in sent if m.get("type") in ("pause", "resume")]
-        if len(told) == 2 and all(m["id"] in acks for m in told):
-            break
-        page.wait_for_timeout(100)
-    assert [m["type"] for m in told] == ["pause", "resume"]
-    assert all(m["id"] in acks for m in told)
+    wait_until_answered(page)
+    assert [m["type"] for m in sent if m.get("type") in ("pause", "resume")] == ["pause", "resume"]
+    assert game_record(page, created["id"])["paused"] is False
+
+
+def test_a_paused_game_is_still_paused_after_a_reload(page: Page) -> None:
+    created = new_game(page, "klondike", OPEN_KLONDIKE, deal=508)
+    open_game(page, created["url"])
+    page.get_by_role("button", name="Pause").click()
+    wait_until_answered(page)
+    page.reload()
+    wait_until_connected(page)
+    expect(page.locator("#paused")).to_be_visible()
+    expect(page.locator("#table")).to_have_css("visibility", "hidden")
+    expect(page.get_by_role("button", name="Pause")).to_have_attribute("aria-pressed", "true")
+    # Resumed, it runs after a reload as well.
+    page.get_by_role("button", name="Resume").click()
+    expect(page.locator("#table")).to_have_css("visibility", "visible")
+    wait_until_answered(page)
+    page.reload()
+    wait_until_connected(page)
+    expect(page.locator("#table")).to_have_css("visibility", "visible")
+    expect(page.locator("#paused")).to_be_hidden()
+    assert game_record(page, created["id"])["paused"] is False
 
 
 def test_settings_are_kept_in_this_browser(page: Page) -> None:
@@ -119,8 +146,8 @@ def test_settings_are_kept_in_this_browser(page: Page) -> None:
     dialog.get_by_text("Large", exact=True).click()
     dialog.get_by_role("button", name="Done").click()
     page.reload()
-    page.wait_for_function("window.patience && window.patience.socket.ws.readyState === 1")
-    page.wait_for_timeout(100)
+    wait_until_connected(page)
+    wait_until_settled(page)
     # Left-handed: the stock is on the right now.
     assert page.locator('.pile[data-pile="stock"]').bounding_box()["x"] > stock_x
     assert page.evaluate("document.documentElement.classList.contains('four-colour')")
@@ -196,20 +223,20 @@ def test_a_finished_game_can_be_deleted_from_the_list(page: Page) -> None:
     assert status == 404
 
 
-def test_the_daily_deal_is_the_same_for_everyone(page: Page, context: BrowserContext) -> None:
-    page.goto("/")
-    page.get_by_role("button", name="Today's Klondike").click()
-    page.wait_for_url("**/play/*/")
-    page.wait_for_function("window.patience && window.patience.game")
-    mine = page.evaluate("window.patience.game")
-    stranger = context.browser.new_context(bypass_csp=True, base_url=page.url.split("/play/")[0])
+def test_the_daily_deal_is_the_same_for_everyone(
+    page: Page, browser: Browser, live_server_url: str, screen: str
+) -> None:
+    def todays_klondike(player: Page) -> dict[str, Any]:
+        player.goto("/")
+        player.get_by_role("button", name="Today's Klondike").click()
+        player.wait_for_url("**/play/*/", wait_until="commit")
+        wait_until_connected(player)
+        return dict(player.evaluate("window.patience.game"))
+
+    mine = todays_klondike(page)
+    stranger = screen_context(browser, live_server_url, screen)
     try:
-        other = stranger.new_page()
-        other.goto("/")
-        other.get_by_role("button", name="Today's Klondike").click()
-        other.wait_for_url("**/play/*/")
-        other.wait_for_function("window.patience && window.patience.game")
-        theirs = other.evaluate("window.patience.game")
+        theirs = todays_klondike(stranger.new_page())
     finally:
         stranger.close()
     assert theirs["deal"] == mine["deal"]

@@ -374,6 +374,17 @@ def test_a_move_made_while_paused_resumes_without_counting_the_pause(
         solo_play.set_paused(ben, snapshot.game.pk, True)
 
 
+def test_the_payload_says_whether_the_game_is_paused(ana: Actor) -> None:
+    snapshot = klondike(ana)
+    game_id = snapshot.game.pk
+    assert payloads.game_payload(solo_play.get_game_for(ana, game_id))["paused"] is False
+    solo_play.set_paused(ana, game_id, True)
+    # What a reloaded page is given: it shows the game paused, as the server keeps it.
+    assert payloads.game_payload(solo_play.get_game_for(ana, game_id))["paused"] is True
+    after = play(ana, game_id, first_move(snapshot))
+    assert payloads.game_payload(after)["paused"] is False  # a move resumed it
+
+
 # ------------------------------------------------------------------ auto-finish and hints
 
 
