@@ -162,6 +162,21 @@ function element(tag, props = {}, children = []) {
   return el;
 }
 
+/**
+ * Fill a region of the page with `load`, marked aria-busy meanwhile: a screen reader
+ * then reads the whole, and the page's layout has settled once no region is busy (what
+ * fills in above a button moves it, under a finger about to tap it).
+ */
+async function filling(id, load) {
+  const holder = document.getElementById(id);
+  if (holder) holder.setAttribute("aria-busy", "true");
+  try {
+    await load();
+  } finally {
+    if (holder) holder.removeAttribute("aria-busy");
+  }
+}
+
 const STATUS_WORDS = { playing: "In play", won: "Won", lost: "Lost", abandoned: "Stopped" };
 
 async function loadGames() {
@@ -236,7 +251,7 @@ async function removeGame(game, row) {
     } catch (error) {
       toast(error.message, "error");
     }
-    loadGames();
+    filling("saved-games", loadGames);
     return;
   }
   row.hidden = true;
@@ -430,6 +445,6 @@ prefill(new URLSearchParams(location.search));
 showOptionsFor(chosenGame());
 showWinnable();
 paintQuickPlay();
-loadGames();
-loadStats();
-loadDaily();
+filling("saved-games", loadGames);
+filling("stats", loadStats);
+filling("daily-results", loadDaily);

@@ -70,6 +70,23 @@ def open_game(page: Page, url: str) -> None:
     wait_until_connected(page)
 
 
+def open_home(page: Page, path: str = "/") -> None:
+    """Load the home page and wait until it has filled in its lists (games, statistics,
+    the day's results): what fills in moves the buttons, so a click made before may land
+    where a button was."""
+    page.goto(path)
+    page.wait_for_function(
+        "!document.querySelector('#saved-games[aria-busy], #stats[aria-busy], #daily-results[aria-busy]')"
+    )
+
+
+def wait_for_play_page(page: Page, url: Any = "**/play/*/") -> None:
+    """After a click that deals: wait for the play page it leads to, in play (its socket
+    open), rather than for every file it loads."""
+    page.wait_for_url(url, wait_until="commit")
+    wait_until_connected(page)
+
+
 def wait_until_connected(page: Page) -> None:
     """Wait for the play page's socket to be open: the page's script has run, and what a
     test does next reaches the server."""

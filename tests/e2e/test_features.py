@@ -14,14 +14,17 @@ from typing import Any
 
 import pytest
 from browser_support import (
+    ANSWER_MS,
     SCREENS,
     api,
     click_pile,
     new_game,
     open_game,
+    open_home,
     screen_context,
     shown_version,
     shown_view,
+    wait_for_play_page,
     wait_for_version,
     wait_until_answered,
     wait_until_connected,
@@ -30,6 +33,8 @@ from browser_support import (
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
 OPEN_KLONDIKE = {"draw": 1, "face_up": True}
+# How long the home page waits before it deletes a game for good (home.js UNDO_MS).
+UNDO_MS = 5000
 
 
 @pytest.fixture(params=sorted(SCREENS))
@@ -182,7 +187,7 @@ def test_a_new_deal_in_the_middle_of_a_game_asks_first(page: Page) -> None:
     assert f"/play/{created['id']}/" in page.url
     more(page, "New deal")
     confirm_dialog(page).get_by_role("button", name="Deal").click()
-    page.wait_for_url(lambda url: "/play/" in url and f"/play/{created['id']}/" not in url)
+    wait_for_play_page(page, lambda url: "/play/" in url and f"/play/{created['id']}/" not in url)
 
 
 def test_the_list_and_statistics_name_options_in_the_servers_words(page: Page) -> None:
@@ -190,7 +195,7 @@ def test_the_list_and_statistics_name_options_in_the_servers_words(page: Page) -
     api(page, "POST", f"/api/games/{created['id']}/abandon")
     words = created["describe"]["options_text"]
     assert "Thoughtful" in words  # the engine's words, not the option's name ("face_up")
-    page.goto("/")
+    open_home(page)
     expect(page.locator(".games-list li", has_text="#507")).to_contain_text(f"Klondike · {words}")
     stats = page.locator(".stats-table")
     expect(stats).to_contain_text(f"Klondike · {words}")
@@ -200,7 +205,7 @@ def test_the_list_and_statistics_name_options_in_the_servers_words(page: Page) -
 def test_a_finished_game_can_be_deleted_from_the_list(page: Page) -> None:
     created = new_game(page, "klondike", OPEN_KLONDIKE, deal=506)
     api(page, "POST", f"/api/games/{created['id']}/abandon")
-    page.goto("/")
+    open_home(page)
     row = page.locator(".games-list li", has_text="#506")
     expect(row).to_have_count(1)
     row.get_by_role("button", name="Delete").click()
@@ -213,13 +218,17 @@ def test_a_finished_game_can_be_deleted_from_the_list(page: Page) -> None:
     assert status == 200
     # Deleted for good once the toast has gone.
     row.get_by_role("button", name="Delete").click()
-    confirm_dialog(page).get_by_role("button", name="Delete").click()
-    expect(row).to_be_hidden()
-    for _ in range(40):
-        status, _ = api(page, "GET", f"/api/games/{created['id']}")
-        if status == 404:
-            break
-        page.wait_for_timeout(250)
+    # The page tells the server once the undo time is over: wait for that request.
+    with page.expect_response(
+        lambda response: (
+            response.request.method == "DELETE" and f"/api/games/{created['id']}" in response.url
+        ),
+        timeout=UNDO_MS + ANSWER_MS,
+    ) as deleted:
+        confirm_dialog(page).get_by_role("button", name="Delete").click()
+        expect(row).to_be_hidden()
+    assert deleted.value.ok
+    status, _ = api(page, "GET", f"/api/games/{created['id']}")
     assert status == 404
 
 
@@ -227,10 +236,9 @@ def test_the_daily_deal_is_the_same_for_everyone(
     page: Page, browser: Browser, live_server_url: str, screen: str
 ) -> None:
     def todays_klondike(player: Page) -> dict[str, Any]:
-        player.goto("/")
+        open_home(player)
         player.get_by_role("button", name="Today's Klondike").click()
-        player.wait_for_url("**/play/*/", wait_until="commit")
-        wait_until_connected(player)
+        wait_for_play_page(player)
         return dict(player.evaluate("window.patience.game"))
 
     mine = todays_klondike(page)
@@ -244,16 +252,15 @@ def test_the_daily_deal_is_the_same_for_everyone(
 
 
 def test_one_tap_plays_with_the_last_options_and_continue_leads(page: Page) -> None:
-    page.goto("/")
+    open_home(page)
     page.locator('label[for="game-klondike"]').click()
     page.get_by_text("1 card", exact=True).click()
     page.get_by_role("button", name="Deal", exact=True).click()
-    page.wait_for_url("**/play/*/")
-    page.goto("/")
+    wait_for_play_page(page)
+    open_home(page)
     expect(page.locator("#continue")).to_be_visible()
     page.locator('[data-play="klondike"]').click()
-    page.wait_for_url("**/play/*/")
-    page.wait_for_function("window.patience && window.patience.game")
+    wait_for_play_page(page)
     assert page.evaluate("window.patience.game.options.draw") == 1
 
 
@@ -264,7 +271,7 @@ def safe_moves_in_payload(page: Page) -> bool:
 
 def test_auto_play_sends_the_safe_cards_as_moves(page: Page) -> None:
     assert safe_moves_in_payload(page), "the game payload must carry the engine's safe_moves"
-    page.goto("/")
+    open_home(page)
     page.evaluate("localStorage.setItem('patience-settings', JSON.stringify({autoplay: true}))")
     for deal in range(600, 700):
         created = new_game(page, "klondike", OPEN_KLONDIKE, deal=deal)
@@ -302,9 +309,9 @@ def test_a_tab_whose_game_moved_to_an_account_offers_a_reload(page: Page, contex
 
 
 @pytest.mark.parametrize("motion", ["no-preference", "reduce"])
-def test_the_win_cascade_respects_reduced_motion(page: Page, context: BrowserContext, motion: str) -> None:
-    if not safe_moves_in_payload(page):
-        pytest.skip("the server's game payload has no safe_moves yet")
+def test_the_win_cascade_respects_reduced_motion(
+    page: Page, context: BrowserContext, browser: Browser, live_server_url: str, screen: str, motion: str
+) -> None:
     for deal in range(600, 700):
         created = new_game(page, "klondike", OPEN_KLONDIKE, deal=deal)
         if created["safe_moves"]:
@@ -313,11 +320,9 @@ def test_the_win_cascade_respects_reduced_motion(page: Page, context: BrowserCon
     for move in created["safe_moves"]:
         status, _ = api(page, "POST", f"/api/games/{created['id']}/moves", {"move": move})
         assert status == 200
-    moving = context.browser.new_context(
-        bypass_csp=True,
-        base_url=page.url.split("/", 3)[0] + "//" + page.url.split("/", 3)[2],
-        reduced_motion=motion,
-        storage_state=context.storage_state(),
+    # The same player (its cookies), with the motion setting under test.
+    moving = screen_context(
+        browser, live_server_url, screen, reduced_motion=motion, storage_state=context.storage_state()
     )
     try:
         other = moving.new_page()
@@ -348,15 +353,14 @@ def test_a_deal_is_shared_with_the_share_sheet_or_copied(page: Page) -> None:
 
 
 def test_the_home_form_takes_every_deal_number_the_server_does(page: Page) -> None:
-    page.goto("/")
+    open_home(page)
     # The largest deal number (2**53 - 1, sixteen digits) is dealt ...
     page.fill("#deal-number", "9007199254740991")
     page.get_by_role("button", name="Deal", exact=True).click()
-    page.wait_for_url("**/play/*/")
-    page.wait_for_function("window.patience && window.patience.game")
+    wait_for_play_page(page)
     assert page.evaluate("window.patience.game.deal") == 9007199254740991
     # ... and one past it is refused with the range in the words.
-    page.goto("/")
+    open_home(page)
     page.fill("#deal-number", "9007199254740992")
     page.get_by_role("button", name="Deal", exact=True).click()
     expect(page.locator("#deal-error")).to_contain_text("from 0 to 9007199254740991")
