@@ -16,6 +16,10 @@ from playwright.sync_api import Browser, BrowserContext, Page
 DEAL_SECRET = "e2e-deal-secret-not-for-production"
 # How long to wait for the server to answer a move (generous: the machine is shared).
 ANSWER_MS = 10_000
+# How long a page may take to load until its script runs. A fresh profile fetches every
+# module and style sheet again, and the test server serves them one at a time (Django's
+# one thread for synchronous work) on a machine other test runs keep busy.
+LOAD_MS = 30_000
 
 # The two screens the feature tests run on: a desktop window and a phone held upright.
 SCREENS: dict[str, dict[str, Any]] = {
@@ -34,6 +38,7 @@ def screen_context(browser: Browser, base_url: str, screen: str, **extra: Any) -
     settings: dict[str, Any] = {"reduced_motion": "reduce", **SCREENS[screen], **extra}
     made = browser.new_context(base_url=base_url, bypass_csp=True, **settings)
     made.set_default_timeout(ANSWER_MS)
+    made.set_default_navigation_timeout(LOAD_MS)
     return made
 
 
@@ -76,7 +81,8 @@ def open_home(page: Page, path: str = "/") -> None:
     where a button was."""
     page.goto(path)
     page.wait_for_function(
-        "!document.querySelector('#saved-games[aria-busy], #stats[aria-busy], #daily-results[aria-busy]')"
+        "!document.querySelector('#saved-games[aria-busy], #stats[aria-busy], #daily-results[aria-busy]')",
+        timeout=LOAD_MS,
     )
 
 
@@ -90,7 +96,7 @@ def wait_for_play_page(page: Page, url: Any = "**/play/*/") -> None:
 def wait_until_connected(page: Page) -> None:
     """Wait for the play page's socket to be open: the page's script has run, and what a
     test does next reaches the server."""
-    page.wait_for_function("window.patience && window.patience.socket.isOpen")
+    page.wait_for_function("window.patience && window.patience.socket.isOpen", timeout=LOAD_MS)
 
 
 def wait_until_answered(page: Page) -> None:

@@ -23,6 +23,7 @@ from browser_support import (
     shown_version,
     shown_view,
     wait_for_version,
+    wait_until_answered,
 )
 from playwright.sync_api import Browser, Page
 
@@ -120,6 +121,8 @@ def test_twelve_quick_stock_clicks_give_twelve_draws(moving_page: Page) -> None:
         page.mouse.click(x, y)
         page.wait_for_timeout(30)
     wait_for_version(page, 12)
-    page.wait_for_timeout(500)
+    # Every change the page sent has its answer, and there were twelve of them.
+    wait_until_answered(page)
+    assert page.evaluate("window.patience.socket.serial") == 12
     assert shown_version(page) == 12
     assert shown_view(page)["piles"]["stock"] == stock - 12
