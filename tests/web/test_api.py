@@ -19,7 +19,7 @@ pytestmark = pytest.mark.django_db
 
 GAME_FIELDS = {
     "id", "url", "game", "options", "deal", "version", "status", "score", "elapsed",
-    "moves_made", "winnable", "created", "updated", "state", "can_undo", "can_redo",
+    "moves_made", "paused", "winnable", "created", "updated", "state", "can_undo", "can_redo",
     "describe", "safe_moves", "options_text",
 }  # fmt: skip
 
