@@ -90,6 +90,7 @@ export class GameSocket {
     this.url = `${location.protocol === "https:" ? "wss" : "ws"}://${location.host}${path}`;
     this.handlers = handlers;
     this.version = -1;
+    this.acked = -1; // the highest version an ack has named
     this.outbox = new Map(); // id -> {message, resolve, reject, sentAt, firstAt}, in sending order
     this.prefix = sessionPrefix();
     this.serial = 0;
@@ -223,6 +224,11 @@ export class GameSocket {
       const waiting = message.id != null ? this.outbox.get(message.id) : null;
       if (waiting) {
         this.outbox.delete(message.id);
+        // The ack comes before the state it made: a change sent in between is made on
+        // the acked version, not on the last state's.
+        if (message.type === "ack" && typeof message.version === "number") {
+          this.acked = Math.max(this.acked, message.version);
+        }
         if (message.type === "ack") waiting.resolve(message);
         else waiting.reject(refusal(message));
         if (message.type === "ack" && typeof message.version === "number" && message.version > this.version + 1) {

@@ -37,7 +37,9 @@ export function createGameController(initial, handlers = {}) {
   function expectedVersion() {
     const waiting = socket.waiting;
     if (!waiting.every((message) => ONE_STEP.has(message.type))) return undefined;
-    return current.version + waiting.length;
+    // An ack may have come in before the state it made: that change is no longer
+    // waiting, so count from the version it named.
+    return Math.max(current.version, socket.acked) + waiting.length;
   }
 
   // The engine reads a move's "cards" once the server describes its games (the same
