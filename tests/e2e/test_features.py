@@ -1,9 +1,11 @@
-"""What players expect beyond moving cards: redo, pause, settings that persist, giving
-up (with a question first), deleting a finished game, the daily deal, one-tap play,
-auto-play of safe cards, and a tab whose game moved to an account.
+"""What players expect beyond moving cards: redo, pause (kept over a reload), settings
+that persist, giving up (with a question first), deleting a finished game, the daily
+deal, one-tap play, auto-play of safe cards, and a tab whose game moved to an account.
 
 Each test drives the page as a player would and checks the server's record, once on a
-desktop window and once on a phone (touch, so taps are taps).
+desktop window and once on a phone (a 390x844 touch screen). They wait for what the
+page says it is doing (its socket open, the answers in, its lists loaded), never for
+a fixed time (but to see a stopped clock stay stopped): the machine may be busy.
 """
 
 from __future__ import annotations
