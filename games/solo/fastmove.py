@@ -23,8 +23,9 @@ too: it is committed in play, as the locked service would if the game were not o
 and acknowledged. Its exact ending is settled afterwards, off the loop (``endings``:
 the exact search in the worker pool), and when the position is over the locked
 service ``play.end_lost`` records the loss, guarded by the version: only if the game is
-still in play at that version, so a later move (or undo) supersedes the verdict. Its
-commit tells the game's sockets, as every change does. The exact search runs only on
+still in play at that version, or at a later one reached by moves alone (a move from a
+position that is over leads to one that is over), so an undo or redo since makes the
+verdict moot. Its commit tells the game's sockets, as every change does. The exact search runs only on
 the server: the state goes to a worker process, never to a client.
 """
 
@@ -34,6 +35,7 @@ import asyncio
 import contextlib
 import copy
 import logging
+from dataclasses import dataclass
 from datetime import timedelta
 
 from django.utils import timezone
@@ -144,16 +146,17 @@ class Endings:
     """The exact endings of fast moves that ``quick_over`` left undecided, settled off the loop.
 
     ``settle`` notes a game's newest such version; one task per game at a time takes the
-    newest noted version, skips it when this process already holds a later one (a later
-    move supersedes it), runs ``State.is_over`` in the worker pool, and on "over" calls
-    the locked service ``play.end_lost`` in a thread, which records the loss only if the
+    newest noted version, skips it when this process already holds a later one (the
+    later one is noted too), runs ``State.is_over`` in the worker pool, and on "over"
+    calls the locked service ``play.end_lost`` in a thread at the version where the
+    verdict still holds (``_still_over_at``); the service records the loss only if the
     game is still in play at that version. When the pool is full it waits and tries
     again (``ENDING_RETRY_SECONDS``) rather than search in this process, whose CPU the
     sockets need. A pool error (the search ran out of CPU time, its worker died) leaves
     the game in play; the hint's own check, or a later move's, still ends it."""
 
     def __init__(self) -> None:
-        self._noted: dict[int, tuple[Actor, int, solitaire.State]] = {}
+        self._noted: dict[int, _Noted] = {}
         self._tasks: dict[int, asyncio.Task[None]] = {}
 
     def settle(self, actor: Actor, snapshot: Snapshot) -> None:
@@ -161,7 +164,7 @@ class Endings:
         game = snapshot.game
         if game.status != Game.Status.PLAYING or snapshot.state.quick_over() is not None:
             return
-        self._noted[game.pk] = (actor, game.version, snapshot.state)
+        self._noted[game.pk] = _Noted(actor, game.version, game.moves_made, snapshot.state)
         task = self._tasks.get(game.pk)
         loop = asyncio.get_running_loop()
         if task is None or task.done() or task.get_loop() is not loop:
@@ -174,21 +177,20 @@ class Endings:
     async def _run(self, game_id: int) -> None:
         try:
             while (noted := self._noted.pop(game_id, None)) is not None:
-                actor, version, state = noted
                 try:
-                    await self._settle_one(actor, game_id, version, state)
+                    await self._settle_one(game_id, noted)
                 except Exception:
-                    logger.exception("the ending of game %s at version %s was not settled", game_id, version)
+                    logger.exception("game %s: ending at version %s not settled", game_id, noted.version)
         finally:
             if self._tasks.get(game_id) is asyncio.current_task():
                 del self._tasks[game_id]
 
-    async def _settle_one(self, actor: Actor, game_id: int, version: int, state: solitaire.State) -> None:
+    async def _settle_one(self, game_id: int, noted: _Noted) -> None:
         for pause in (*ENDING_RETRY_SECONDS, None):
-            if self._superseded(game_id, version):
+            if self._superseded(game_id, noted.version):
                 return
             try:
-                over = await workers.run(workers.is_over, state, cpu_seconds=workers.ENDING_CPU_SECONDS)
+                over = await workers.run(workers.is_over, noted.state, cpu_seconds=workers.ENDING_CPU_SECONDS)
             except workers.Busy:
                 if pause is None:
                     raise
@@ -196,15 +198,47 @@ class Endings:
                 if game_id in self._noted:  # a newer version came meanwhile: settle that one
                     return
                 continue
-            if over and not self._superseded(game_id, version):
+            version = self._still_over_at(game_id, noted) if over else None
+            if version is not None:
                 # NotFound: deleted, or moved to an account; nothing of this actor's to end.
                 with contextlib.suppress(NotFound):
-                    await in_thread(end_lost)(actor, game_id, version)
+                    await in_thread(end_lost)(noted.actor, game_id, version)
             return
 
     def _superseded(self, game_id: int, version: int) -> bool:
         held = positions.latest(game_id)
         return held is not None and held[0] > version
+
+    @staticmethod
+    def _still_over_at(game_id: int, noted: _Noted) -> int | None:
+        """Where a position found over at ``noted.version`` is still over, as this process
+        knows the game: that version, or the later one it holds when only moves came
+        since (each log entry since counted in ``moves_made``). A move from a position
+        that is over makes no progress, and whatever can be reached after it could be
+        reached before, so the position after it is over too; an undo or a redo may
+        lead anywhere. None when an undo or redo came since, or the game is no longer in
+        play. The locked service's version guard has the last word either way."""
+        held = positions.latest(game_id)
+        if held is None or held[0] <= noted.version:
+            return noted.version
+        version, position = held
+        row = position.game
+        if row.status != Game.Status.PLAYING:
+            return None
+        if row.moves_made - noted.moves_made != version - noted.version:
+            return None
+        return version
+
+
+@dataclass(frozen=True, slots=True)
+class _Noted:
+    """A fast move's position whose ending is to be settled: who moved, the version and
+    ``moves_made`` after the move, and the state."""
+
+    actor: Actor
+    version: int
+    moves_made: int
+    state: solitaire.State
 
 
 endings = Endings()

@@ -39,6 +39,7 @@ from games.models import Game, Move
 from games.solo import consumer, fastmove, history, play
 from tests.support.solo import (
     UNDECIDED_LOSS_DEAL,
+    a_move_that_stays_undecided,
     apply_action,
     klondike,
     line_into_an_undecided_loss,
@@ -396,4 +397,46 @@ async def test_an_exact_verdict_does_not_end_the_game_once_it_has_moved_on(
     assert [entry for _, entry, _ in (await log_of(game_id))[-2:]] == [
         history.stored_move(into_the_loss),
         {"undo": True},
+    ]
+
+
+async def test_a_loss_found_before_later_moves_ends_the_game_after_them(
+    player: tuple[Actor, bytes], sockets: list[Socket], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    actor, cookie = player
+    snapshot = await database_sync_to_async(klondike)(actor, deal=UNDECIDED_LOSS_DEAL)
+    game_id = snapshot.game.pk
+    line = line_into_an_undecided_loss(snapshot.state)
+    for number, move in enumerate(line[:-1]):
+        change = {"type": "move", "move": move.to_dict()}
+        await database_sync_to_async(apply_action)(game_id, actor, change, f"p{number}")
+    lost_position = snapshot.state
+    for move in line:
+        lost_position = lost_position.apply(move)
+    socket = Socket(game_id, cookie)
+    await socket.open()
+    sockets.append(socket)
+    go_on, searches = asyncio.Event(), []
+
+    async def held_run(fn: Any, *args: Any, **kwargs: Any) -> Any:
+        searches.append(args)
+        await go_on.wait()
+        return fn(*args)
+
+    monkeypatch.setattr(workers, "run", held_run)
+    await socket.move("loss", line[-1].to_dict())
+    # The player moves on while the search runs: a move from a position that is over
+    # leads to one that is over, so the verdict holds there too.
+    later = a_move_that_stays_undecided(lost_position)
+    ack, state = await socket.move("later", later.to_dict())
+    assert (ack["version"], state["status"]) == (len(line) + 1, "playing")
+    go_on.set()
+    ended = await socket.receive()
+    assert (ended["version"], ended["status"]) == (len(line) + 2, "lost")
+    assert len(searches) == 1  # the later position needed no search of its own
+    log = await log_of(game_id)
+    assert [entry for _, entry, _ in log[-3:]] == [
+        history.stored_move(line[-1]),
+        history.stored_move(later),
+        dict(play.LOST_ENTRY),
     ]
