@@ -32,7 +32,6 @@ the server: the state goes to a worker process, never to a client.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import copy
 import logging
 from dataclasses import dataclass
@@ -57,6 +56,8 @@ logger = logging.getLogger(__name__)
 # When the worker pool is full, the exact ending check waits this long (doubling up to
 # the last value) and tries again with the game's newest undecided version.
 ENDING_RETRY_SECONDS = (0.02, 0.05, 0.1, 0.2, 0.5, 1.0)
+# How many times a loss is offered to the locked service when moves keep landing first.
+RECORD_TRIES = 5
 
 
 def owns(actor: Actor, game: Game) -> bool:
@@ -198,12 +199,24 @@ class Endings:
                 if game_id in self._noted:  # a newer version came meanwhile: settle that one
                     return
                 continue
-            version = self._still_over_at(game_id, noted) if over else None
-            if version is not None:
-                # NotFound: deleted, or moved to an account; nothing of this actor's to end.
-                with contextlib.suppress(NotFound):
-                    await in_thread(end_lost)(noted.actor, game_id, version)
+            if over:
+                await self._record_loss(game_id, noted)
             return
+
+    async def _record_loss(self, game_id: int, noted: _Noted) -> None:
+        """``play.end_lost`` where the verdict still holds. A move that lands between
+        the look at the cache and the locked service's read makes the service refuse;
+        the loss then holds at the move's version too, so it is tried again there (a
+        few times: a player moving flat out would otherwise outrun every verdict)."""
+        for _ in range(RECORD_TRIES):
+            version = self._still_over_at(game_id, noted)
+            if version is None:
+                return
+            try:
+                if await in_thread(end_lost)(noted.actor, game_id, version) is not None:
+                    return
+            except NotFound:
+                return  # deleted, or moved to an account: nothing of this actor's to end
 
     def _superseded(self, game_id: int, version: int) -> bool:
         held = positions.latest(game_id)
