@@ -286,6 +286,12 @@ async def _play_on(
         ok, answer = await sock.round_trip(move, f"m{len(record.acked) + 1}")
         ended = time.perf_counter()
         if not ok:
+            if answer.get("code") == "game_over":
+                # The game ended under this move: the exact ending of an earlier move,
+                # settled off the loop after its ack, was recorded first. A player
+                # sees the end and deals again, as after any loss.
+                tally.finished_games += 1
+                return next_move
             tally.error(f"game {record.game_id}: move refused: {answer.get('code')}")
             break
         record.acked.append(move)

@@ -414,9 +414,11 @@ def run_sync(fn: Callable[..., T], *args: Any, cpu_seconds: float | None = None,
 
 # ---------------------------------------------------------------- jobs: engine work on plain data
 
-# CPU seconds for one hint, and for replaying one line of moves into views.
+# CPU seconds for one hint, for replaying one line of moves into views, and for one
+# exact ending check (the slowest seen in a random-play corpus took 0.4 s).
 HINT_CPU_SECONDS = 5.0
 REPLAY_CPU_SECONDS = 10.0
+ENDING_CPU_SECONDS = 10.0
 
 
 # The hint's search budget (roughly CPU seconds, spent as a node count): well inside
@@ -440,6 +442,12 @@ def advise(
     remembered = None if memory is None else Memory.from_dict(memory)
     advice = hints.advise(view, remembered, seen=seen, budget=budget)
     return {"move": advice.move, "lost": bool(advice.lost), "reason": advice.reason}
+
+
+def is_over(state: Any) -> bool:
+    """``state.is_over`` as a job: the exact ending check (``solitaire.State``, which
+    pickles small). It searches only where ``quick_over`` cannot decide."""
+    return bool(state.is_over)
 
 
 def line_views(

@@ -150,7 +150,7 @@ class GameConsumer(JsonSocket):
         # the exact answer.
         snapshot = await fastmove.try_move(self.actor, self.game_id, change)
         if snapshot is not None:
-            version, text = snapshot.game.version, dumps(state_message(snapshot))
+            version, text = snapshot.game.version, dumps(state_message(snapshot, exact=False))
             await self.send(text_data=ack_text(message_id, version))
             await self._send_text(version, text)
             # The owner's other sockets get the same text; none listening, no message.
@@ -159,6 +159,9 @@ class GameConsumer(JsonSocket):
                     self.group,
                     {"type": "game.state", "version": version, "text": text, **_owner_of(snapshot)},
                 )
+            # An ending quick_over left open is settled off the loop; a loss, once
+            # recorded, reaches every socket of the game as any change does.
+            fastmove.endings.settle(self.actor, snapshot)
             return
         try:
             played = await in_thread(_apply)(self.actor, self.game_id, change)

@@ -61,15 +61,18 @@ def settled(game: Game) -> bool:
     return game.status in (Game.Status.WON, Game.Status.ABANDONED)
 
 
-def game_payload(snapshot: Snapshot) -> dict[str, Any]:
+def game_payload(snapshot: Snapshot, *, exact: bool = True) -> dict[str, Any]:
     """The game with the engine's view (``state``) and what the table needs to offer:
-    the game's description, the safe foundation moves, and whether undo and redo can go."""
+    the game's description, the safe foundation moves, and whether undo and redo can go.
+
+    ``exact=False`` renders the view's ``is_over`` from ``quick_over`` (no deep search):
+    for the fast path, whose game status already says what is known of the ending."""
     game, line = snapshot.game, snapshot.line
     state = line.state
     playing = game.status == Game.Status.PLAYING
     return {
         **game_summary(game),
-        "state": state.view(),
+        "state": state.view(exact=exact),
         "describe": described(state.rules),
         "safe_moves": [move.to_dict() for move in state.safe_foundation_moves()] if playing else [],
         "can_undo": line.can_undo and not settled(game),
@@ -77,6 +80,6 @@ def game_payload(snapshot: Snapshot) -> dict[str, Any]:
     }
 
 
-def state_message(snapshot: Snapshot) -> dict[str, Any]:
-    """The socket's ``state`` message."""
-    return {"type": "state", **game_payload(snapshot)}
+def state_message(snapshot: Snapshot, *, exact: bool = True) -> dict[str, Any]:
+    """The socket's ``state`` message (``exact``: see ``game_payload``)."""
+    return {"type": "state", **game_payload(snapshot, exact=exact)}

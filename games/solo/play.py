@@ -340,11 +340,12 @@ def abandon(actor: Actor, game_id: object) -> Snapshot:
 
 
 def end_lost(actor: Actor, game_id: object, version: int) -> Snapshot | None:
-    """End the game as lost at ``version``: the hint found no move that can make
-    progress there. Recorded as a stuck game is (status ``lost``, a lost game can be
-    undone back into play), with a ``{"lost": true}`` log entry so the version moves on
-    and every socket hears of it after commit. None, and nothing changes, when the game
-    is no longer in play at that version (a move came in meanwhile, or it is over).
+    """End the game as lost at ``version``: no move can make progress there, as the
+    hint found, or the exact ending check of a fast move (``fastmove.endings``).
+    Recorded as a stuck game is (status ``lost``, a lost game can be undone back into
+    play), with a ``{"lost": true}`` log entry so the version moves on and every socket
+    hears of it after commit. None, and nothing changes, when the game is no longer in
+    play at that version (a move came in meanwhile, or it is over).
 
     :raises NotFound: when the game is not the actor's.
     """

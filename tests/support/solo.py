@@ -3,6 +3,7 @@ a client would send it (parsed at the edge, as the API and the socket do)."""
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 import solitaire
@@ -47,3 +48,42 @@ def an_illegal_move(state: solitaire.State) -> dict[str, Any]:
                 except solitaire.IllegalMove:
                     return {"from": source, "to": target, "count": 1}
     raise AssertionError("every move is legal here")
+
+
+# Deal 32 of Klondike draw one, under the tests' deal secret (tests.support.fixtures),
+# has a line into an undecided loss on the first try of ``line_into_an_undecided_loss``.
+UNDECIDED_LOSS_DEAL = 32
+
+
+def line_into_an_undecided_loss(start: solitaire.State, attempts: int = 10) -> list[solitaire.Move]:
+    """Moves from ``start`` to a position that is over, but that ``quick_over`` cannot
+    decide (only the exact ``is_over`` search tells), and no position before it over.
+
+    Random play leaning off the stock, as ``solitaire.tools.endings`` builds its corpus,
+    seeded by the attempt: the same start gives the same line every time."""
+    for attempt in range(attempts):
+        chooser = random.Random(attempt)
+        state, moves = start, []
+        for _ in range(400):
+            legal = state.legal_moves()
+            if not legal:
+                break
+            off_stock = [m for m in legal if m.source != "stock" and m.target != "stock"]
+            move = chooser.choice(off_stock if off_stock and chooser.random() < 0.7 else legal)
+            after = state.apply(move)
+            quick = after.quick_over()
+            if quick is True:
+                break
+            moves.append(move)
+            if quick is None and after.is_over:
+                return moves
+            state = after
+    raise AssertionError("no line into an undecided loss from this start")
+
+
+def a_move_that_stays_undecided(state: solitaire.State) -> solitaire.Move:
+    """A legal move after which ``quick_over`` still cannot decide the ending."""
+    for move in state.legal_moves():
+        if state.apply(move).quick_over() is None:
+            return move
+    raise AssertionError("every move here leads to a position quick_over decides")

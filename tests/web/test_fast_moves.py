@@ -9,7 +9,9 @@ auth, the game socket) and the real database:
   never saw) is noticed by the version guard, and the move is applied on the real
   position;
 - a busy SQLite writer makes the store step aside, and the move still lands;
-- the owner's other sockets get the same state from the group message.
+- the owner's other sockets get the same state from the group message;
+- a move into a loss that ``quick_over`` cannot decide is acknowledged in play, and the
+  exact verdict, settled later, never ends the game at a version a later move has left.
 
 Whether a move went the fast way is told by the store's count of commits.
 """
@@ -31,11 +33,17 @@ from django.contrib.sessions.backends.db import SessionStore
 from django.db import connection
 
 from config.asgi import application
-from games.core import fastpath
+from games.core import fastpath, workers
 from games.core.actors import PLAYER_TOKEN_KEY, Actor
 from games.models import Game, Move
-from games.solo import consumer, history, play
-from tests.support.solo import apply_action, klondike
+from games.solo import consumer, fastmove, history, play
+from tests.support.solo import (
+    UNDECIDED_LOSS_DEAL,
+    a_move_that_stays_undecided,
+    apply_action,
+    klondike,
+    line_into_an_undecided_loss,
+)
 
 pytestmark = pytest.mark.django_db(transaction=True)
 TIMEOUT = 10
@@ -340,3 +348,95 @@ async def test_on_a_shared_layer_sockets_find_each_other_and_miss_no_move(
     assert await second.receive() == moved
     await second.close()
     await first.close()
+
+
+async def test_an_exact_verdict_does_not_end_the_game_once_it_has_moved_on(
+    player: tuple[Actor, bytes], sockets: list[Socket], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    actor, cookie = player
+    snapshot = await database_sync_to_async(klondike)(actor, deal=UNDECIDED_LOSS_DEAL)
+    game_id = snapshot.game.pk
+    *before_the_loss, into_the_loss = line_into_an_undecided_loss(snapshot.state)
+    for number, move in enumerate(before_the_loss):
+        change = {"type": "move", "move": move.to_dict()}
+        await database_sync_to_async(apply_action)(game_id, actor, change, f"p{number}")
+    lost_at = len(before_the_loss) + 1
+    socket = Socket(game_id, cookie)
+    await socket.open()
+    sockets.append(socket)
+    # The exact check waits in the "worker pool" until the test lets it go on.
+    go_on = asyncio.Event()
+
+    async def held_run(fn: Any, *args: Any, **kwargs: Any) -> Any:
+        await go_on.wait()
+        return fn(*args)
+
+    monkeypatch.setattr(workers, "run", held_run)
+    before = commits()
+    ack, state = await socket.move("loss", into_the_loss.to_dict())
+    assert commits() == before + 1  # the fast way, though quick_over cannot tell the ending
+    assert (ack["version"], state["version"], state["status"]) == (lost_at, lost_at, "playing")
+    assert state["state"]["is_over"] is False  # rendered from quick_over: no search on the loop
+    assert fastmove.endings.pending() == 1
+    # Before the verdict comes, the move is undone: back to a position that is not over.
+    await socket.send({"type": "undo", "id": "undo"})
+    assert (await socket.receive())["version"] == lost_at + 1
+    assert (await socket.receive())["status"] == "playing"
+    # As if the undo had been made by another process: this one's cache forgets it, so
+    # only the locked service's version guard stands between the verdict and the game.
+    history.positions.discard(game_id)
+    go_on.set()
+    for _ in range(100):
+        if not fastmove.endings.pending():
+            break
+        await asyncio.sleep(0.05)
+    assert not fastmove.endings.pending()
+    assert await socket.nothing_more()
+    row = await row_of(game_id)
+    assert (row.version, row.status) == (lost_at + 1, "playing")
+    assert [entry for _, entry, _ in (await log_of(game_id))[-2:]] == [
+        history.stored_move(into_the_loss),
+        {"undo": True},
+    ]
+
+
+async def test_a_loss_found_before_later_moves_ends_the_game_after_them(
+    player: tuple[Actor, bytes], sockets: list[Socket], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    actor, cookie = player
+    snapshot = await database_sync_to_async(klondike)(actor, deal=UNDECIDED_LOSS_DEAL)
+    game_id = snapshot.game.pk
+    line = line_into_an_undecided_loss(snapshot.state)
+    for number, move in enumerate(line[:-1]):
+        change = {"type": "move", "move": move.to_dict()}
+        await database_sync_to_async(apply_action)(game_id, actor, change, f"p{number}")
+    lost_position = snapshot.state
+    for move in line:
+        lost_position = lost_position.apply(move)
+    socket = Socket(game_id, cookie)
+    await socket.open()
+    sockets.append(socket)
+    go_on, searches = asyncio.Event(), []
+
+    async def held_run(fn: Any, *args: Any, **kwargs: Any) -> Any:
+        searches.append(args)
+        await go_on.wait()
+        return fn(*args)
+
+    monkeypatch.setattr(workers, "run", held_run)
+    await socket.move("loss", line[-1].to_dict())
+    # The player moves on while the search runs: a move from a position that is over
+    # leads to one that is over, so the verdict holds there too.
+    later = a_move_that_stays_undecided(lost_position)
+    ack, state = await socket.move("later", later.to_dict())
+    assert (ack["version"], state["status"]) == (len(line) + 1, "playing")
+    go_on.set()
+    ended = await socket.receive()
+    assert (ended["version"], ended["status"]) == (len(line) + 2, "lost")
+    assert len(searches) == 1  # the later position needed no search of its own
+    log = await log_of(game_id)
+    assert [entry for _, entry, _ in log[-3:]] == [
+        history.stored_move(line[-1]),
+        history.stored_move(later),
+        dict(play.LOST_ENTRY),
+    ]
