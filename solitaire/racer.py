@@ -90,9 +90,9 @@ class Level:
 
 
 LEVELS: dict[str, Level] = {
-    "easy": Level("easy", "Easy", 1, 1, False, 0.3, 0.65, False, False, 2.4, 0.35, 1.2, 0.9, 1320),
+    "easy": Level("easy", "Easy", 1, 1, False, 0.3, 0.65, False, False, 2.4, 0.35, 1.2, 0.9, 1280),
     "steady": Level("steady", "Steady", 2, 1, True, 0.1, 0.4, False, False, 1.6, 0.3, 0.8, 0.6, 1500),
-    "sharp": Level("sharp", "Sharp", 2, 3, True, 0.0, 0.0, True, True, 1.1, 0.25, 0.5, 0.4, 1665),
+    "sharp": Level("sharp", "Sharp", 2, 3, True, 0.0, 0.0, True, True, 1.1, 0.25, 0.5, 0.4, 1710),
 }
 
 
