@@ -14,7 +14,7 @@ from pathlib import Path
 
 import dj_database_url
 
-from config.env import env_bool, env_int, env_list, env_secret, env_str
+from config.env import env_bool, env_float, env_int, env_list, env_secret, env_str
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 # Runtime files of a development checkout: the SQLite database and generated secrets.
@@ -225,6 +225,9 @@ MAX_SOCKETS_PER_IP = env_int("MAX_SOCKETS_PER_IP", 60)
 # The longest race, in moves over both seats, and the most presence rows one race keeps.
 MAX_RACE_MOVES = env_int("MAX_RACE_MOVES", 3000)
 MAX_RACE_PRESENCE = env_int("MAX_RACE_PRESENCE", 50)
+# The computer opponent's think times are multiplied by this (games.races.bot): 1 is its
+# levels' human pace; browser tests run the server at 0.01, a hundred times faster.
+BOT_THINK_SCALE = env_float("BOT_THINK_SCALE", 1.0)
 
 # The bounded pool of worker processes (games.core.workers) for hints, solver searches,
 # verdicts and replays: CPU work kept off the event loop and Django's shared thread.

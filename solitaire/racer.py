@@ -20,16 +20,18 @@ How it decides (``decide``):
 3. The shared foundations add a policy: *race* for a foundation spot the opponent could
    take with the same card now, and *hold back* a card whose only effect would be to
    open a foundation for a card the opponent has ready, when it does nothing for us.
-4. A level may then err: Easy sometimes plays a random legal move.
+4. A weaker level errs before it thinks: it sometimes plays a random legal move, and
+   it overlooks some of its moves (never a draw), choosing among those it noticed.
 
 Levels differ in what they do, not only in how fast they are: Easy looks one move
-ahead on one guess with no foundation policy and makes mistakes; Steady looks two
-plies ahead on two guesses and races for contested spots; Sharp looks three plies
-ahead on four guesses, races and holds back. Each level also has a human pace
-(``think_seconds``): a think time per move from a log-normal distribution, shorter
-for a plain draw, longer after a card has been turned face up, and never shorter than
-a human reaction time, so the racer cannot snap up a spot the instant the opponent
-opens it. Measured strengths are in ``docs/bots.md`` (``python -m
+ahead on one guess with no foundation policy, overlooks most of its moves and often
+plays at random; Steady looks two plies ahead (with draw runs) on one guess, overlooks
+some moves and errs now and then, with no foundation policy; Sharp looks two plies
+ahead on three guesses, sees every move, never errs, races for contested spots and
+holds back. Each level also has a human pace (``think_seconds``): a think time per
+move from a log-normal distribution, shorter for a plain draw, longer after a card has
+been turned face up, and never shorter than a human reaction time, so the racer cannot
+snap up a spot the instant the opponent opens it. Measured strengths are in ``docs/bots.md`` (``python -m
 solitaire.tools.racebench``).
 
 Standard library only; knows nothing of the web app.
@@ -77,6 +79,7 @@ class Level:
     samples: int  # guesses of the hidden cards averaged over
     draw_runs: bool  # may treat "draw until card X" as one ply
     mistake_rate: float  # chance of a random legal move instead of the chosen one
+    overlooks: float  # chance of not seeing a move (any but a draw or turn-over) in one look
     races: bool  # plays first for a foundation spot the opponent could take
     holds_back: bool  # keeps back a card that would only open a spot for the opponent
     think_median: float  # seconds, median think time of an ordinary move
@@ -87,9 +90,9 @@ class Level:
 
 
 LEVELS: dict[str, Level] = {
-    "easy": Level("easy", "Easy", 1, 1, False, 0.25, False, False, 2.4, 0.35, 1.2, 0.9, 1320),
-    "steady": Level("steady", "Steady", 2, 1, True, 0.05, True, False, 1.6, 0.3, 0.8, 0.6, 1500),
-    "sharp": Level("sharp", "Sharp", 2, 3, True, 0.0, True, True, 1.1, 0.25, 0.5, 0.4, 1665),
+    "easy": Level("easy", "Easy", 1, 1, False, 0.3, 0.65, False, False, 2.4, 0.35, 1.2, 0.9, 1280),
+    "steady": Level("steady", "Steady", 2, 1, True, 0.1, 0.4, False, False, 1.6, 0.3, 0.8, 0.6, 1500),
+    "sharp": Level("sharp", "Sharp", 2, 3, True, 0.0, 0.0, True, True, 1.1, 0.25, 0.5, 0.4, 1710),
 }
 
 
@@ -258,6 +261,10 @@ def _choose(
     ]
     if level.mistake_rate and rng.random() < level.mistake_rate:
         return rng.choice(listed)
+    if level.overlooks:
+        # It does not see every move: each one but a draw or turn-over may be missed.
+        noticed = [m for m in listed if _is_cycle(rules, m) or rng.random() >= level.overlooks]
+        listed = noticed or listed
     # Aces and twos can never be wrong to send up: no search needed.
     for move in listed:
         if rules.roles[rules.index[move.target]] == FOUNDATION and _rank_of_top(view, move.source) <= 2:

@@ -63,8 +63,9 @@ def bot_name(level: str) -> str:
 
 
 def think_scale() -> float:
-    """Think times are multiplied by this (tests shorten them; players get 1)."""
-    return float(getattr(settings, "BOT_THINK_SCALE", 1.0))
+    """Think times are multiplied by this: the ``BOT_THINK_SCALE`` setting, from the
+    environment (1, the levels' human pace, unless a test server shortens them)."""
+    return max(float(getattr(settings, "BOT_THINK_SCALE", 1.0)), 0.0)
 
 
 def create_bot_race(actor: Actor, options: object, name: object, level: object) -> RaceSnapshot:

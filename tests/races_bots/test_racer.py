@@ -129,6 +129,23 @@ def test_levels_get_slower_and_weaker_in_order() -> None:
     assert easy.think_median > steady.think_median > sharp.think_median
     assert easy.rating < steady.rating < sharp.rating
     assert (easy.depth, easy.samples) < (steady.depth, steady.samples) < (sharp.depth, sharp.samples)
+    # Strength comes from play, not only pace: the weaker level errs and overlooks more.
+    assert easy.mistake_rate > steady.mistake_rate > sharp.mistake_rate == 0
+    assert easy.overlooks > steady.overlooks > sharp.overlooks == 0
+    assert sharp.races and sharp.holds_back and not (steady.races or easy.races)
+
+
+def test_a_level_that_overlooks_every_move_still_draws() -> None:
+    # Overlooking never hides a draw: a level that missed every other move goes through
+    # its stock, and one that sees everything sends its ace up first.
+    state = solitaire.new_game("double", seed=4)
+    view = state.view(2)
+    memory = racer.RacerMemory.start(view, 2)
+    seeing = racer.decide(view, memory, "sharp", random.Random(0))
+    assert seeing is not None and seeing.move == solitaire.Move("p2.t4", "f1")
+    blind = dataclasses.replace(racer.LEVELS["sharp"], overlooks=1.0)
+    decision = racer.decide(view, memory, blind, random.Random(0))
+    assert decision is not None and decision.move == solitaire.Move("p2.stock", "p2.waste")
 
 
 def test_a_decision_job_is_repeatable_and_a_memory_can_be_rebuilt_from_views() -> None:
