@@ -4,7 +4,7 @@
 and, if given, the player's ``Memory`` (the stock cards they have seen, in order, and
 any face-down card they saw go back down). It never sees a face-down card the player
 has not seen, so it cannot cheat; the same function serves the browser's hint button,
-the hint bot (``python -m solitaire.tools.bot``) and, later, the computer opponent.
+the hint bot (``python -m solitaire.bot``) and, later, the computer opponent.
 
 How it judges Klondike and Josephine (sampling, "hindsight optimisation"):
 

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import json
 import pathlib
+import subprocess
+import sys
 from typing import Any
 
 import pytest
@@ -282,6 +284,22 @@ def test_winnability_command_reports_shares_and_bounds(
     counts = data["summary"]["counts"]
     assert sum(counts.values()) == 4
     assert 0 <= data["summary"]["lower"] <= data["summary"]["upper"] <= 1
+
+
+def test_the_documented_commands_run_as_modules_of_the_package() -> None:
+    # docs/winnability.md names `python -m solitaire.winnability` and `python -m solitaire.bot`.
+    for module, args in (
+        ("solitaire.winnability", ["klondike", "draw=1", "--deals", "1", "--timeout", "30", "--quiet"]),
+        (
+            "solitaire.bot",
+            ["klondike", "draw=1", "--games", "1", "--steps", "3", "--budget", "0.1", "--quiet"],
+        ),
+    ):
+        done = subprocess.run(
+            [sys.executable, "-m", module, *args], capture_output=True, text=True, timeout=120, check=False
+        )
+        assert done.returncode == 0, done.stderr
+        assert "seeds 1..1" in done.stdout
 
 
 def test_winnability_command_refuses_bad_options(capsys: pytest.CaptureFixture[str]) -> None:
