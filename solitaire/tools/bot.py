@@ -54,6 +54,7 @@ def play(
     visits: dict[str, int] = {position_key_of(state): 1}
     steps = 0
     move_seconds: list[float] = []
+    cut_short = 0
     ending = CAP
     while steps < max_steps:
         if state.is_won:
@@ -62,6 +63,7 @@ def play(
         started = time.process_time()
         advice = advise(state.view(), memory if remember else None, seen=visits.keys(), budget=budget)
         move_seconds.append(time.process_time() - started)
+        cut_short += advice.cut_short
         if advice.move is None:
             ending = LOST if advice.lost else NO_HINT
             break
@@ -86,6 +88,7 @@ def play(
         "cpu_seconds": round(sum(move_seconds), 4),
         "slowest_move_seconds": round(max(move_seconds, default=0.0), 4),
         "move_seconds": [round(spent, 4) for spent in move_seconds],
+        "cut_short": cut_short,
     }
 
 
@@ -158,6 +161,11 @@ def main(argv: list[str] | None = None) -> int:
         f"slowest {slowest:.2f} s "
         f"({len(calls)} calls, {steps} moves played, {cpu:.1f} s in all)"
     )
+    cut_games = sum(1 for r in results if r["cut_short"])
+    print(
+        f"  the CPU limit cut a search short in {sum(r['cut_short'] for r in results)} moves "
+        f"of {cut_games} games"
+    )
     print(f"  {time.perf_counter() - started:.1f} s wall-clock in all")
     summary: dict[str, Any] = {
         "games": n,
@@ -168,6 +176,7 @@ def main(argv: list[str] | None = None) -> int:
         "cpu_seconds_per_move": per_move,
         "p95_move_seconds": p95,
         "slowest_move_seconds": slowest,
+        "cut_short_games": cut_games,
         "budget": args.budget,
         "memory": not args.forget,
     }

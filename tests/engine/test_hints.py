@@ -15,6 +15,7 @@ from __future__ import annotations
 import copy
 import json
 import pathlib
+import time
 from typing import Any
 
 import pytest
@@ -130,6 +131,19 @@ def test_hint_copes_with_a_view_that_does_not_add_up() -> None:
 
 
 # --- the hint bot -------------------------------------------------------------------
+
+
+def test_a_hint_stops_at_its_cpu_limit_whatever_the_budget() -> None:
+    # A budget of 30 s would search for many seconds; the limit cuts it to about 0.3 s
+    # and the hint still names a legal move, judged on the samples scored so far.
+    state = solitaire.new_game("klondike", seed=1, draw=3)
+    view = plain(state.view())
+    clear_plans()
+    started = time.process_time()
+    advice = advise(view, solitaire.Memory.start(state), budget=30, max_seconds=0.3)
+    spent = time.process_time() - started
+    assert advice.reason == "sampled" and advice.move in view["moves"]
+    assert spent < 1.0, spent
 
 
 def test_bot_plays_a_deal_to_an_end_by_the_hint() -> None:
