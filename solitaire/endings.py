@@ -16,33 +16,48 @@ The cheap probes of ``base.Rules`` run first: a move that makes progress at once
 turn round the stock, a run of foundation moves (each only ever proves "not over"), and
 the relaxation ``could_progress`` (which only ever proves "over"). The exhaustive search
 comes last. It may take long in rare positions, so the web app runs it off the move's
-hot path; ``max_positions`` caps it for callers who prefer "not over" to waiting.
+hot path; ``max_positions`` (a count) and ``deadline`` (a ``time.process_time()``
+value) cap it for callers who prefer "not over" to waiting, such as the hint.
 
 This module knows nothing of the web app, views or hints.
 """
 
 from __future__ import annotations
 
+import time
 from collections import deque
 from collections.abc import Hashable
 
 from .base import FOUNDATION, State
 from .moves import Move
 
+# How many positions a capped search visits between two looks at the clock.
+CLOCK_EVERY = 256
 
-def is_over_exact(state: State, *, max_positions: int | None = None) -> bool:
+
+def is_over_exact(state: State, *, max_positions: int | None = None, deadline: float | None = None) -> bool:
     """Won, or no seat can make lasting progress by any sequence of moves.
 
     :param max_positions: stop a search after this many positions and answer False
         (not over); None (the default) searches to the end, which is exact.
+    :param deadline: a ``time.process_time()`` value: past it, stop and answer False.
     """
     rules = state.rules
     if rules.is_won(state):
         return True
-    return all(is_stuck_exact(state, seat, max_positions=max_positions) for seat in rules.seats())
+    return all(
+        is_stuck_exact(state, seat, max_positions=max_positions, deadline=deadline) for seat in rules.seats()
+    )
 
 
-def is_stuck_exact(state: State, seat: int, *, max_positions: int | None = None, probes: bool = True) -> bool:
+def is_stuck_exact(
+    state: State,
+    seat: int,
+    *,
+    max_positions: int | None = None,
+    probes: bool = True,
+    deadline: float | None = None,
+) -> bool:
     """True when no sequence of ``seat``'s moves makes lasting progress (see above).
 
     :param probes: use the cheap probes and the relaxation before the search; False
@@ -75,7 +90,7 @@ def is_stuck_exact(state: State, seat: int, *, max_positions: int | None = None,
             key = _key(following)
             if key in seen:
                 continue
-            if max_positions is not None and len(seen) >= max_positions:
+            if _capped(len(seen), max_positions, deadline):
                 return False
             seen.add(key)
             frontier.append(following)
@@ -108,9 +123,19 @@ def _key(state: State) -> Hashable:
     return (rules.canonical(state), counters)
 
 
-def path_to_progress(state: State, seat: int, *, max_positions: int | None = None) -> list[Move] | None:
+def _capped(positions: int, max_positions: int | None, deadline: float | None) -> bool:
+    """A capped search has visited enough: ``max_positions``, or past ``deadline``."""
+    if max_positions is not None and positions >= max_positions:
+        return True
+    return deadline is not None and positions % CLOCK_EVERY == 0 and time.process_time() > deadline
+
+
+def path_to_progress(
+    state: State, seat: int, *, max_positions: int | None = None, deadline: float | None = None
+) -> list[Move] | None:
     """The shortest sequence of ``seat``'s moves whose last move makes lasting progress
-    (or wins), or None when there is none (or the search passed ``max_positions``).
+    (or wins), or None when there is none (or the search passed ``max_positions`` or
+    the ``time.process_time()`` value ``deadline``).
 
     Only the last move can turn up a face-down card, so the path never depends on one.
     """
@@ -135,7 +160,7 @@ def path_to_progress(state: State, seat: int, *, max_positions: int | None = Non
             key = _key(following)
             if key in parents:
                 continue
-            if max_positions is not None and len(parents) >= max_positions:
+            if _capped(len(parents), max_positions, deadline):
                 return None
             parents[key] = (current_key, move)
             frontier.append(following)

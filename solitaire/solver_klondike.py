@@ -69,7 +69,10 @@ _CACHE_LIMIT = 200_000
 class KlondikeModel:
     """Search model for one seat of a ``KlondikeLike`` game (Klondike, Josephine)."""
 
-    def __init__(self, state: State) -> None:
+    def __init__(self, state: State, *, strict_safety: bool = False) -> None:
+        """:param strict_safety: use the older, stricter rule for cards that go up on
+        their own where cards may come back down (opposite colour one rank lower, same
+        colour two); the hint keeps it until it is measured with the newer one."""
         rules = state.rules
         if not isinstance(rules, KlondikeLike) or len(rules.seat_numbers) != 1:
             raise ValueError(f"the Klondike solver model does not play {rules.name}")
@@ -82,6 +85,7 @@ class KlondikeModel:
         self.whole = rules.whole_sequences
         self.f2t = rules.foundation_to_tableau
         self.decks = rules.decks
+        self.strict_safety = strict_safety
         # With draw 1 and unlimited passes every talon card is reachable from any waste
         # size, and where the waste stood changes nothing else: leave it out of the key.
         self.ignore_w = self.draw == 1 and self.max_passes is None
@@ -141,13 +145,17 @@ class KlondikeModel:
         cards taken back from the foundations, is still in play.
 
         Alternating colours, one pack: both opposite-colour cards one rank lower must be
-        up; when cards may come back off the foundations, also the other same-colour
-        suit to two ranks lower (then everything that could be stacked on the card, at
-        any depth, is foundation cards only). Building in suit: every copy of the card
-        one rank lower must be up. A card of rank 1 or 2 is always safe: only Aces could
-        go on a 2, and an Ace can always go up itself.
+        up. Where cards may come back off the foundations: the opposite colour up to two
+        ranks lower and the other suit of the card's colour up to three ranks lower
+        (``docs/winnability.md`` proves this sound: those cards and the card's own suit
+        below it can only ever hold one another, so a winning line never needs them
+        down; then nothing can go on the card that could not go up instead). With
+        ``strict_safety``: one and two ranks lower. Building in suit: every copy of the
+        card one rank lower must be up. A card of rank 1 or 2 is always safe: only Aces
+        could go on a 2, and an Ace can always go up itself.
         """
         decks = self.decks
+        opposite_gap, same_gap = (1, 2) if self.strict_safety or not self.f2t else (2, 3)
         conditions: list[tuple[tuple[int, int], ...] | None] = [None] * 64
         for rank in range(1, 14):
             for suit in range(4):
@@ -166,9 +174,9 @@ class KlondikeModel:
                         if other == suit:
                             continue
                         if _RED[other] != _RED[suit]:
-                            lowest = rank - 1
+                            lowest = rank - opposite_gap
                         elif self.f2t:
-                            lowest = rank - 2
+                            lowest = rank - same_gap
                         else:
                             continue
                         for j in range(decks):

@@ -1,7 +1,7 @@
 """Command-line tools around the engine, kept out of its core.
 
-- ``python -m solitaire.tools.bot``: play seeded deals by the hint; win rate, CPU cost.
-- ``python -m solitaire.tools.winnability``: solve seeded deals; solved/unsolvable/unknown.
+- ``python -m solitaire.bot``: play seeded deals by the hint; win rate, CPU cost.
+- ``python -m solitaire.winnability``: solve seeded deals; solved/unsolvable/unknown.
 - ``python -m solitaire.tools.bench``: engine speed per game.
 - ``python -m solitaire.tools.endings``: the exact ending check against a plain search.
 - ``python -m solitaire.tools.racebench``: the computer opponent's levels against each other.

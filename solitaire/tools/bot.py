@@ -1,7 +1,7 @@
 """The hint bot: play seeded deals by following ``solitaire.hint`` alone, and count wins.
 
-    python -m solitaire.tools.bot klondike draw=3 --games 200
-    python -m solitaire.tools.bot klondike draw=3 --games 200 --json new.json --compare old.json
+    python -m solitaire.bot klondike draw=3 --games 200
+    python -m solitaire.bot klondike draw=3 --games 200 --json new.json --compare old.json
 
 Each step builds the player's view with ``state.view()`` and the player's ``Memory``
 (built move by move from the states, as the web app does), and asks
@@ -9,7 +9,7 @@ Each step builds the player's view with ``state.view()`` and the player's ``Memo
 the ``position_key`` of every earlier position. It plays the move, until the game is
 won, the hint says the game is lost, ``is_over`` says so, a position comes round a third
 time (a loop), or a step cap is reached. The hint never sees a face-down card it has not
-seen, so this is play with hidden information, unlike ``solitaire.tools.winnability``.
+seen, so this is play with hidden information, unlike ``python -m solitaire.winnability``.
 
 It reports the win rate with a 95% Wilson interval and the CPU seconds the hint spent
 per move (``time.process_time``). ``--compare`` reads another run's ``--json`` file
@@ -31,7 +31,7 @@ from typing import Any
 from ..hints import DEFAULT_BUDGET, advise, position_key_of
 from ..memory import Memory
 from ..registry import new_game
-from .winnability import game_arguments, options_from, wilson
+from .winnability import game_arguments, options_from, percentile, wilson
 
 # Stopping reasons.
 WON, LOST, OVER, NO_HINT, LOOP, CAP = "won", "lost", "over", "no hint", "loop", "step cap"
@@ -53,8 +53,8 @@ def play(
     memory = Memory.start(state)
     visits: dict[str, int] = {position_key_of(state): 1}
     steps = 0
-    cpu = 0.0
-    slowest = 0.0
+    move_seconds: list[float] = []
+    cut_short = 0
     ending = CAP
     while steps < max_steps:
         if state.is_won:
@@ -62,9 +62,8 @@ def play(
             break
         started = time.process_time()
         advice = advise(state.view(), memory if remember else None, seen=visits.keys(), budget=budget)
-        spent = time.process_time() - started
-        cpu += spent
-        slowest = max(slowest, spent)
+        move_seconds.append(time.process_time() - started)
+        cut_short += advice.cut_short
         if advice.move is None:
             ending = LOST if advice.lost else NO_HINT
             break
@@ -86,8 +85,10 @@ def play(
         "ending": ending,
         "steps": steps,
         "won": ending == WON,
-        "cpu_seconds": round(cpu, 4),
-        "slowest_move_seconds": round(slowest, 4),
+        "cpu_seconds": round(sum(move_seconds), 4),
+        "slowest_move_seconds": round(max(move_seconds, default=0.0), 4),
+        "move_seconds": [round(spent, 4) for spent in move_seconds],
+        "cut_short": cut_short,
     }
 
 
@@ -104,7 +105,7 @@ def mcnemar(wins_a: dict[int, bool], wins_b: dict[int, bool]) -> dict[str, Any]:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
-        prog="python -m solitaire.tools.bot", description=(__doc__ or "").split("\n")[0]
+        prog="python -m solitaire.bot", description=(__doc__ or "").split("\n")[0]
     )
     game_arguments(parser)
     parser.add_argument("--games", type=int, default=100, help="how many seeded deals to play (default 100)")
@@ -145,16 +146,25 @@ def main(argv: list[str] | None = None) -> int:
     for result in results:
         endings[result["ending"]] = endings.get(result["ending"], 0) + 1
     steps = sum(r["steps"] for r in results)
-    cpu = sum(r["cpu_seconds"] for r in results)
-    per_move = cpu / steps if steps else 0.0
-    slowest = max(r["slowest_move_seconds"] for r in results)
+    # Every call of the hint counts, the last one (which may return no move) included.
+    calls = [spent for r in results for spent in r["move_seconds"]]
+    cpu = sum(calls)
+    per_move = cpu / len(calls) if calls else 0.0
+    p95 = percentile(calls, 0.95)
+    slowest = max(calls, default=0.0)
     label = "hint bot" + (" (no memory)" if args.forget else "") + f", budget {args.budget:g} s"
     print(f"{args.game} {options or ''} seeds {args.first}..{args.first + n - 1}, {label}".replace("  ", " "))
     print(f"  won {wins} of {n}: {100 * wins / n:.2f}% (95% Wilson {100 * low:.2f}% to {100 * high:.2f}%)")
     print("  endings: " + ", ".join(f"{name} {count}" for name, count in sorted(endings.items())))
     print(
-        f"  hint CPU: {per_move:.3f} s per move over {steps} moves ({cpu:.1f} s in all), "
-        f"slowest move {slowest:.2f} s"
+        f"  hint CPU per move (per call of the hint): mean {per_move:.3f} s, p95 {p95:.3f} s, "
+        f"slowest {slowest:.2f} s "
+        f"({len(calls)} calls, {steps} moves played, {cpu:.1f} s in all)"
+    )
+    cut_games = sum(1 for r in results if r["cut_short"])
+    print(
+        f"  the CPU limit cut a search short in {sum(r['cut_short'] for r in results)} moves "
+        f"of {cut_games} games"
     )
     print(f"  {time.perf_counter() - started:.1f} s wall-clock in all")
     summary: dict[str, Any] = {
@@ -164,7 +174,9 @@ def main(argv: list[str] | None = None) -> int:
         "upper": high,
         "endings": endings,
         "cpu_seconds_per_move": per_move,
+        "p95_move_seconds": p95,
         "slowest_move_seconds": slowest,
+        "cut_short_games": cut_games,
         "budget": args.budget,
         "memory": not args.forget,
     }

@@ -1,7 +1,7 @@
 """How often can a game be won? Solve seeded deals 1..N and report the shares.
 
-    python -m solitaire.tools.winnability klondike draw=1 --deals 200 --timeout 5
-    python -m solitaire.tools.winnability casket hard=true --deals 100 --timeout 3 --processes 2
+    python -m solitaire.winnability klondike draw=1 --deals 200 --timeout 5
+    python -m solitaire.winnability casket hard=true --deals 100 --timeout 3 --processes 2
 
 Options after the game name are the game's own, written ``key=value`` (``true``,
 ``false``, ``none`` and numbers are read as such); ``--draw`` and ``--passes`` are
@@ -165,7 +165,7 @@ def format_summary(
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
-        prog="python -m solitaire.tools.winnability", description=__doc__.split("\n")[0]
+        prog="python -m solitaire.winnability", description=__doc__.split("\n")[0]
     )
     game_arguments(parser)
     parser.add_argument("--deals", type=int, default=100, help="how many seeds to solve (default 100)")

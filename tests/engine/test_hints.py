@@ -15,6 +15,7 @@ from __future__ import annotations
 import copy
 import json
 import pathlib
+import time
 from typing import Any
 
 import pytest
@@ -132,6 +133,19 @@ def test_hint_copes_with_a_view_that_does_not_add_up() -> None:
 # --- the hint bot -------------------------------------------------------------------
 
 
+def test_a_hint_stops_at_its_cpu_limit_whatever_the_budget() -> None:
+    # A budget of 30 s would search for many seconds; the limit cuts it to about 0.3 s
+    # and the hint still names a legal move, judged on the samples scored so far.
+    state = solitaire.new_game("klondike", seed=1, draw=3)
+    view = plain(state.view())
+    clear_plans()
+    started = time.process_time()
+    advice = advise(view, solitaire.Memory.start(state), budget=30, max_seconds=0.3)
+    spent = time.process_time() - started
+    assert advice.reason == "sampled" and advice.move in view["moves"]
+    assert spent < 1.0, spent
+
+
 def test_bot_plays_a_deal_to_an_end_by_the_hint() -> None:
     result = play("klondike", {"draw": 1}, seed=2, max_steps=1500, budget=0.1)
     assert result["ending"] in ("won", "lost", "over")
@@ -142,6 +156,17 @@ def test_bot_plays_a_deal_to_an_end_by_the_hint() -> None:
 def test_following_the_hint_from_draw_one_deal_100_never_loops() -> None:
     # The old hint, followed from this deal, went t1->f1, f1->t1 with the 4S for ever.
     result = play("klondike", {"draw": 1}, seed=100, max_steps=1500, budget=0.1)
+    assert result["ending"] in ("won", "lost", "over"), result
+
+
+@pytest.mark.slow
+@pytest.mark.xfail(strict=True, reason="known loop, not fixed yet: see docs/winnability.md")
+def test_the_hint_does_not_take_a_card_down_and_up_again_for_ever() -> None:
+    # Draw-one deal 11 at the default budget (45 and 97 alike): after 147 moves a remembered plan takes 3D
+    # down onto 4S; the "way out" search counts sending it back up as progress (more
+    # cards up than now), the next hint takes it down onto 4C, and the bot's loop check
+    # ends the game at move 151.
+    result = play("klondike", {"draw": 1}, seed=11, max_steps=400)
     assert result["ending"] in ("won", "lost", "over"), result
 
 

@@ -9,15 +9,18 @@ from __future__ import annotations
 
 import json
 import pathlib
+import subprocess
+import sys
 from typing import Any
 
 import pytest
 
 import solitaire
 from solitaire import solver_klondike
+from solitaire.solver import search_from
 from solitaire.tools.winnability import main as winnability_main
 from solitaire.tools.winnability import parse_options, wilson
-from tests.engine.conftest import suit_run
+from tests.engine.conftest import RANKS, suit_run
 
 FIXTURES = pathlib.Path(__file__).parent / "fixtures"
 BUDGET = 20_000  # positions per solve: enough for these deals, small enough to be quick
@@ -284,6 +287,22 @@ def test_winnability_command_reports_shares_and_bounds(
     assert 0 <= data["summary"]["lower"] <= data["summary"]["upper"] <= 1
 
 
+def test_the_documented_commands_run_as_modules_of_the_package() -> None:
+    # docs/winnability.md names `python -m solitaire.winnability` and `python -m solitaire.bot`.
+    for module, args in (
+        ("solitaire.winnability", ["klondike", "draw=1", "--deals", "1", "--timeout", "30", "--quiet"]),
+        (
+            "solitaire.bot",
+            ["klondike", "draw=1", "--games", "1", "--steps", "3", "--budget", "0.1", "--quiet"],
+        ),
+    ):
+        done = subprocess.run(
+            [sys.executable, "-m", module, *args], capture_output=True, text=True, timeout=120, check=False
+        )
+        assert done.returncode == 0, done.stderr
+        assert "seeds 1..1" in done.stdout
+
+
 def test_winnability_command_refuses_bad_options(capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit):
         winnability_main(["klondike", "draw=2"])
@@ -312,3 +331,84 @@ def test_the_depth_first_pass_and_best_first_alone_agree() -> None:
         if "unknown" not in (with_pass.status, alone.status):
             assert with_pass.status == alone.status, seed
     assert {"solved", "unsolvable"} <= statuses  # both answers were compared
+
+
+# --- the safe-foundation rule where cards may come back down ----------------------------
+
+
+def _goes_up_on_its_own(position: dict[str, list[str]], card: str, **options: Any) -> dict[bool, bool]:
+    """Whether the solver may send ``card`` up at once, by the looser rule (False) and
+    the stricter one (True), with the foundations as they are in ``position``."""
+    state = solitaire.load("klondike", position, draw=1, **options)
+    code = solitaire.parse_card(card) & 63
+    answer: dict[bool, bool] = {}
+    for strict in (False, True):
+        model = solver_klondike.KlondikeModel(state, strict_safety=strict)
+        answer[strict] = model.is_safe(model.start(state)[0], code)
+    return answer
+
+
+def _with_the_rest_in_the_stock(position: dict[str, list[str]]) -> dict[str, list[str]]:
+    placed = {card.upper() for cards in position.values() for card in cards}
+    rest = [rank + suit.lower() for suit in "CDHS" for rank in RANKS if rank + suit not in placed]
+    return {**position, "stock": rest}
+
+
+def test_five_of_hearts_goes_up_when_black_threes_and_two_of_diamonds_are_up() -> None:
+    # Opposite colour within two ranks (black 3s up), same colour within three (2D up):
+    # nothing that could be built on 5H could fail to go up itself, so 5H goes up.
+    base = {
+        "f1": suit_run("C", "A", "3"),
+        "f2": suit_run("D", "A", "2"),
+        "f3": suit_run("H", "A", "4"),
+        "f4": suit_run("S", "A", "3"),
+        "t1": ["5H"],
+    }
+    assert _goes_up_on_its_own(_with_the_rest_in_the_stock(base), "5H") == {False: True, True: False}
+    # A black card three ranks lower still out (3S): 4S could need 5H to hold it.
+    lower_spades = {**base, "f4": suit_run("S", "A", "2")}
+    assert _goes_up_on_its_own(_with_the_rest_in_the_stock(lower_spades), "5H") == {False: False, True: False}
+    # The other red suit four ranks lower (only AD up): 3D could need 4S, then 5H.
+    lower_diamonds = {**base, "f2": suit_run("D", "A", "A")}
+    assert _goes_up_on_its_own(_with_the_rest_in_the_stock(lower_diamonds), "5H") == {
+        False: False,
+        True: False,
+    }
+    # Where cards never come back down, the classic rule (black 4s up) is unchanged.
+    closed = _with_the_rest_in_the_stock(base)
+    assert _goes_up_on_its_own(closed, "5H", foundation_to_tableau=False) == {False: False, True: False}
+
+
+def test_the_looser_safe_rule_never_changes_a_verdict_on_small_random_positions() -> None:
+    # Cards A-6 of every suit (the rest count as up), dealt at random into five piles
+    # with face-down cards, a stock, and a few cards already up: the solver with either
+    # rule must agree on every position it decides (both search exhaustively). About
+    # half are lost; the looser rule cuts the positions searched about fourfold.
+    import random
+
+    rng = random.Random(12)
+    compared = differed = 0
+    for _ in range(150):
+        cards = [rank + suit for suit in "CDHS" for rank in RANKS[:6]]
+        rng.shuffle(cards)
+        position: dict[str, list[str]] = {}
+        for suit_index, suit in enumerate("CDHS"):
+            height = rng.choice((0, 0, 1, 2, 3))
+            position[f"f{suit_index + 1}"] = [rank + suit for rank in RANKS[:height]]
+            for card in position[f"f{suit_index + 1}"]:
+                cards.remove(card)
+        for pile in range(1, 6):
+            size = min(len(cards), rng.randint(1, 4))
+            dealt, cards = cards[:size], cards[size:]
+            position[f"t{pile}"] = [c.lower() if i < len(dealt) - 1 else c for i, c in enumerate(dealt)]
+        position["stock"] = [c.lower() for c in cards]
+        state = solitaire.load("klondike", position, draw=1)
+        verdicts = set()
+        for strict in (False, True):
+            model = solver_klondike.KlondikeModel(state, strict_safety=strict)
+            status, _best, _path = search_from(model, model.start(state), 200_000)
+            verdicts.add(status)
+        if "unknown" not in verdicts:
+            compared += 1
+            differed += len(verdicts) > 1
+    assert compared >= 120 and differed == 0, (compared, differed)
