@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import time
 from collections import deque
-from collections.abc import Hashable
+from collections.abc import Callable, Hashable
 
 from .base import FOUNDATION, State
 from .moves import Move
@@ -131,11 +131,21 @@ def _capped(positions: int, max_positions: int | None, deadline: float | None) -
 
 
 def path_to_progress(
-    state: State, seat: int, *, max_positions: int | None = None, deadline: float | None = None
+    state: State,
+    seat: int,
+    *,
+    max_positions: int | None = None,
+    deadline: float | None = None,
+    accept: Callable[[State], bool] | None = None,
 ) -> list[Move] | None:
     """The shortest sequence of ``seat``'s moves whose last move makes lasting progress
     (or wins), or None when there is none (or the search passed ``max_positions`` or
     the ``time.process_time()`` value ``deadline``).
+
+    ``accept``, when given, must also hold for the position the path ends in; a
+    progress it refuses is searched through like any other position. (The hint
+    refuses positions already seen in the game: a card taken down and sent up again
+    is progress from where it lies, but nothing lasting.)
 
     Only the last move can turn up a face-down card, so the path never depends on one.
     """
@@ -148,7 +158,9 @@ def path_to_progress(
         current_key = _key(current)
         for move in rules.seat_moves(current, seat):
             following = rules.apply(current, move)
-            if rules.is_won(following) or _better(measures(following, seat), root):
+            if (rules.is_won(following) or _better(measures(following, seat), root)) and (
+                accept is None or accept(following)
+            ):
                 path = [move]
                 link = parents[current_key]
                 while link is not None:

@@ -458,7 +458,15 @@ def _sampled(
         # positions already seen, and follow it to its end.
         from .endings import path_to_progress
 
-        way = path_to_progress(truth_like, 0, max_positions=LOST_CHECK_POSITIONS, deadline=stop)
+        # The way out must end somewhere new: sending back up a card that an earlier
+        # move took down is progress from here, but it only closes a loop.
+        way = path_to_progress(
+            truth_like,
+            0,
+            max_positions=LOST_CHECK_POSITIONS,
+            deadline=stop,
+            accept=lambda state: position_key_of(state) not in seen,
+        )
         cut = cut or time.process_time() > stop
         if way:
             escape = [step_move.to_dict() for step_move in way]

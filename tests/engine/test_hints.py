@@ -160,7 +160,6 @@ def test_following_the_hint_from_draw_one_deal_100_never_loops() -> None:
 
 
 @pytest.mark.slow
-@pytest.mark.xfail(strict=True, reason="known loop, not fixed yet: see docs/winnability.md")
 def test_the_hint_does_not_take_a_card_down_and_up_again_for_ever() -> None:
     # Draw-one deal 11 at the default budget (45 and 97 alike): after 147 moves a remembered plan takes 3D
     # down onto 4S; the "way out" search counts sending it back up as progress (more
