@@ -56,7 +56,8 @@ NO_HINT_BELOW = 0
 DEFAULT_BUDGET = 1.5
 # How many search positions a budget second buys (measured on this machine's cores,
 # 12,000-30,000 a second): the budget is spent as a node count, so a hint does not
-# depend on how busy the machine is, with a CPU-time safety net at twice the budget.
+# depend on how busy the machine is, with a CPU-time safety net at twice the budget
+# (and never past MOVE_SECONDS below).
 NODES_PER_SECOND = 12_000
 # The most CPU seconds one hint may take, whatever the budget and however slow the
 # machine: every search inside a hint stops at this limit (the target is 2 s a

@@ -40,7 +40,10 @@ import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from multiprocessing.connection import Connection
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
+
+if TYPE_CHECKING:
+    import solitaire
 
 T = TypeVar("T")
 
@@ -444,7 +447,7 @@ def advise(
     return {"move": advice.move, "lost": bool(advice.lost), "reason": advice.reason}
 
 
-def is_over(state: Any) -> bool:
+def is_over(state: solitaire.State) -> bool:
     """``state.is_over`` as a job: the exact ending check (``solitaire.State``, which
     pickles small). It searches only where ``quick_over`` cannot decide."""
     return bool(state.is_over)

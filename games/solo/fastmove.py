@@ -34,7 +34,7 @@ from __future__ import annotations
 import asyncio
 import copy
 import logging
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import timedelta
 
 from django.utils import timezone
@@ -180,6 +180,14 @@ class Endings:
             while (noted := self._noted.pop(game_id, None)) is not None:
                 try:
                     await self._settle_one(game_id, noted)
+                except workers.Busy:
+                    # An overload, not a fault: the game stays in play until the next
+                    # move's check, or the hint's, ends it.
+                    logger.warning(
+                        "game %s: ending at version %s not settled: the pool stayed busy",
+                        game_id,
+                        noted.version,
+                    )
                 except Exception:
                     logger.exception("game %s: ending at version %s not settled", game_id, noted.version)
         finally:
@@ -208,17 +216,20 @@ class Endings:
         the look at the cache and the locked service's read makes the service refuse;
         the loss then holds at the move's version too, so it is tried again there (a
         few times: a player moving flat out would otherwise outrun every verdict)."""
+        tried: int | None = None
         for _ in range(RECORD_TRIES):
             version = self._still_over_at(game_id, noted)
-            if version is None:
-                return
+            if version is None or version == tried:
+                return  # nothing new to try: a move from another process came first
+            tried = version
             try:
                 if await in_thread(end_lost)(noted.actor, game_id, version) is not None:
                     return
             except NotFound:
                 return  # deleted, or moved to an account: nothing of this actor's to end
 
-    def _superseded(self, game_id: int, version: int) -> bool:
+    @staticmethod
+    def _superseded(game_id: int, version: int) -> bool:
         held = positions.latest(game_id)
         return held is not None and held[0] > version
 
@@ -251,7 +262,7 @@ class _Noted:
     actor: Actor
     version: int
     moves_made: int
-    state: solitaire.State
+    state: solitaire.State = field(repr=False)  # never in a log line: it holds the hidden cards
 
 
 endings = Endings()

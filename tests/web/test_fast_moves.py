@@ -21,6 +21,7 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import json
+import logging
 import sqlite3
 from collections.abc import AsyncIterator, Iterator
 from typing import Any
@@ -440,3 +441,44 @@ async def test_a_loss_found_before_later_moves_ends_the_game_after_them(
         history.stored_move(later),
         dict(play.LOST_ENTRY),
     ]
+
+
+async def test_a_pool_that_stays_busy_leaves_the_game_in_play_and_says_so(
+    player: tuple[Actor, bytes],
+    sockets: list[Socket],
+    monkeypatch: pytest.MonkeyPatch,
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    actor, cookie = player
+    snapshot = await database_sync_to_async(klondike)(actor, deal=UNDECIDED_LOSS_DEAL)
+    game_id = snapshot.game.pk
+    *before_the_loss, into_the_loss = line_into_an_undecided_loss(snapshot.state)
+    for number, move in enumerate(before_the_loss):
+        change = {"type": "move", "move": move.to_dict()}
+        await database_sync_to_async(apply_action)(game_id, actor, change, f"p{number}")
+    socket = Socket(game_id, cookie)
+    await socket.open()
+    sockets.append(socket)
+    tries: list[int] = []
+
+    async def always_busy(fn: Any, *args: Any, **kwargs: Any) -> Any:
+        tries.append(1)
+        raise workers.Busy("the pool is full")
+
+    monkeypatch.setattr(workers, "run", always_busy)
+    monkeypatch.setattr(fastmove, "ENDING_RETRY_SECONDS", (0.0, 0.01))
+    caplog.set_level(logging.WARNING, logger=fastmove.__name__)
+    _, state = await socket.move("loss", into_the_loss.to_dict())
+    assert state["status"] == "playing"
+    for _ in range(100):
+        if not fastmove.endings.pending():
+            break
+        await asyncio.sleep(0.05)
+    assert not fastmove.endings.pending()
+    assert len(tries) == 3  # the first try and one after each pause, never a search here
+    # An overload is a warning, not an error with a traceback; the game stays in play.
+    settled = [record for record in caplog.records if "not settled" in record.getMessage()]
+    assert [record.levelno for record in settled] == [logging.WARNING]
+    assert await socket.nothing_more()
+    row = await row_of(game_id)
+    assert (row.version, row.status) == (len(before_the_loss) + 1, "playing")
