@@ -33,6 +33,7 @@ from django.conf import settings
 from django.contrib.sessions.backends.db import SessionStore
 from django.db import connection
 
+import solitaire
 from config.asgi import application
 from games.core import fastpath, workers
 from games.core.actors import PLAYER_TOKEN_KEY, Actor
@@ -351,20 +352,40 @@ async def test_on_a_shared_layer_sockets_find_each_other_and_miss_no_move(
     await first.close()
 
 
-async def test_an_exact_verdict_does_not_end_the_game_once_it_has_moved_on(
-    player: tuple[Actor, bytes], sockets: list[Socket], monkeypatch: pytest.MonkeyPatch
-) -> None:
+async def endings_settled() -> None:
+    """Wait (a few seconds at most) until no ending is left to settle."""
+    for _ in range(100):
+        if not fastmove.endings.pending():
+            break
+        await asyncio.sleep(0.05)
+    assert not fastmove.endings.pending()
+
+
+async def one_move_from_an_undecided_loss(
+    player: tuple[Actor, bytes], sockets: list[Socket]
+) -> tuple[int, Socket, solitaire.State, list[solitaire.Move]]:
+    """A game played the slow way up to one move before a loss ``quick_over`` cannot
+    decide, with its socket open: the game, the socket, the dealt state and the whole
+    line (its last move is the one into the loss)."""
     actor, cookie = player
     snapshot = await database_sync_to_async(klondike)(actor, deal=UNDECIDED_LOSS_DEAL)
     game_id = snapshot.game.pk
-    *before_the_loss, into_the_loss = line_into_an_undecided_loss(snapshot.state)
-    for number, move in enumerate(before_the_loss):
+    line = line_into_an_undecided_loss(snapshot.state)
+    for number, move in enumerate(line[:-1]):
         change = {"type": "move", "move": move.to_dict()}
         await database_sync_to_async(apply_action)(game_id, actor, change, f"p{number}")
-    lost_at = len(before_the_loss) + 1
     socket = Socket(game_id, cookie)
     await socket.open()
     sockets.append(socket)
+    return game_id, socket, snapshot.state, list(line)
+
+
+async def test_an_exact_verdict_does_not_end_the_game_once_it_has_moved_on(
+    player: tuple[Actor, bytes], sockets: list[Socket], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    game_id, socket, _, line = await one_move_from_an_undecided_loss(player, sockets)
+    *before_the_loss, into_the_loss = line
+    lost_at = len(before_the_loss) + 1
     # The exact check waits in the "worker pool" until the test lets it go on.
     go_on = asyncio.Event()
 
@@ -387,11 +408,7 @@ async def test_an_exact_verdict_does_not_end_the_game_once_it_has_moved_on(
     # only the locked service's version guard stands between the verdict and the game.
     history.positions.discard(game_id)
     go_on.set()
-    for _ in range(100):
-        if not fastmove.endings.pending():
-            break
-        await asyncio.sleep(0.05)
-    assert not fastmove.endings.pending()
+    await endings_settled()
     assert await socket.nothing_more()
     row = await row_of(game_id)
     assert (row.version, row.status) == (lost_at + 1, "playing")
@@ -404,19 +421,10 @@ async def test_an_exact_verdict_does_not_end_the_game_once_it_has_moved_on(
 async def test_a_loss_found_before_later_moves_ends_the_game_after_them(
     player: tuple[Actor, bytes], sockets: list[Socket], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    actor, cookie = player
-    snapshot = await database_sync_to_async(klondike)(actor, deal=UNDECIDED_LOSS_DEAL)
-    game_id = snapshot.game.pk
-    line = line_into_an_undecided_loss(snapshot.state)
-    for number, move in enumerate(line[:-1]):
-        change = {"type": "move", "move": move.to_dict()}
-        await database_sync_to_async(apply_action)(game_id, actor, change, f"p{number}")
-    lost_position = snapshot.state
+    game_id, socket, dealt, line = await one_move_from_an_undecided_loss(player, sockets)
+    lost_position = dealt
     for move in line:
         lost_position = lost_position.apply(move)
-    socket = Socket(game_id, cookie)
-    await socket.open()
-    sockets.append(socket)
     go_on, searches = asyncio.Event(), []
 
     async def held_run(fn: Any, *args: Any, **kwargs: Any) -> Any:
@@ -449,16 +457,8 @@ async def test_a_pool_that_stays_busy_leaves_the_game_in_play_and_says_so(
     monkeypatch: pytest.MonkeyPatch,
     caplog: pytest.LogCaptureFixture,
 ) -> None:
-    actor, cookie = player
-    snapshot = await database_sync_to_async(klondike)(actor, deal=UNDECIDED_LOSS_DEAL)
-    game_id = snapshot.game.pk
-    *before_the_loss, into_the_loss = line_into_an_undecided_loss(snapshot.state)
-    for number, move in enumerate(before_the_loss):
-        change = {"type": "move", "move": move.to_dict()}
-        await database_sync_to_async(apply_action)(game_id, actor, change, f"p{number}")
-    socket = Socket(game_id, cookie)
-    await socket.open()
-    sockets.append(socket)
+    game_id, socket, _, line = await one_move_from_an_undecided_loss(player, sockets)
+    *before_the_loss, into_the_loss = line
     tries: list[int] = []
 
     async def always_busy(fn: Any, *args: Any, **kwargs: Any) -> Any:
@@ -470,11 +470,7 @@ async def test_a_pool_that_stays_busy_leaves_the_game_in_play_and_says_so(
     caplog.set_level(logging.WARNING, logger=fastmove.__name__)
     _, state = await socket.move("loss", into_the_loss.to_dict())
     assert state["status"] == "playing"
-    for _ in range(100):
-        if not fastmove.endings.pending():
-            break
-        await asyncio.sleep(0.05)
-    assert not fastmove.endings.pending()
+    await endings_settled()
     assert len(tries) == 3  # the first try and one after each pause, never a search here
     # An overload is a warning, not an error with a traceback; the game stays in play.
     settled = [record for record in caplog.records if "not settled" in record.getMessage()]
