@@ -24,6 +24,7 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import multiprocessing
 import sys
 import time
 from typing import Any
@@ -92,6 +93,12 @@ def play(
     }
 
 
+def play_job(job: tuple[str, dict[str, Any], int, int, float, bool]) -> dict[str, Any]:
+    """``play`` for one seed, as a top-level function so worker processes can run it."""
+    game, options, seed, max_steps, budget, remember = job
+    return play(game, options, seed, max_steps, budget, remember=remember)
+
+
 def mcnemar(wins_a: dict[int, bool], wins_b: dict[int, bool]) -> dict[str, Any]:
     """McNemar's exact test on the seeds both runs played: ``only_a`` deals A won and B
     lost, ``only_b`` the reverse, and the two-sided binomial p-value."""
@@ -118,27 +125,42 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--compare", metavar="PATH", help="another run's --json file: McNemar on common seeds"
     )
+    parser.add_argument(
+        "--processes", type=int, default=1, help="worker processes (default 1; the results do not change)"
+    )
     parser.add_argument("--quiet", action="store_true", help="no progress lines")
     args = parser.parse_args(argv)
     try:
         options = options_from(args)
     except ValueError as error:
         parser.error(str(error))
-    if args.games < 1 or args.steps < 1 or args.budget <= 0:
-        parser.error("--games, --steps and --budget must be positive")
+    if args.games < 1 or args.steps < 1 or args.budget <= 0 or args.processes < 1:
+        parser.error("--games, --steps, --budget and --processes must be positive")
     started = time.perf_counter()
     results: list[dict[str, Any]] = []
-    for seed in range(args.first, args.first + args.games):
-        result = play(args.game, options, seed, args.steps, args.budget, remember=not args.forget)
-        results.append(result)
-        if not args.quiet:
-            wins = sum(r["won"] for r in results)
-            print(
-                f"[{len(results):>5}/{args.games}] seed {seed}: {result['ending']} after {result['steps']} "
-                f"steps, {result['cpu_seconds']:.1f} CPU s  won {wins}",
-                file=sys.stderr,
-                flush=True,
-            )
+    jobs = [
+        (args.game, options, seed, args.steps, args.budget, not args.forget)
+        for seed in range(args.first, args.first + args.games)
+    ]
+    # Each game is a function of its seed alone (the hint's budget is a node count and
+    # its time limit is CPU time), so spreading games over processes changes no result.
+    pool = multiprocessing.Pool(args.processes) if args.processes > 1 else None
+    try:
+        stream = pool.imap(play_job, jobs) if pool is not None else map(play_job, jobs)
+        for result in stream:
+            results.append(result)
+            if not args.quiet:
+                wins = sum(r["won"] for r in results)
+                print(
+                    f"[{len(results):>5}/{args.games}] seed {result['seed']}: {result['ending']} after "
+                    f"{result['steps']} steps, {result['cpu_seconds']:.1f} CPU s  won {wins}",
+                    file=sys.stderr,
+                    flush=True,
+                )
+    finally:
+        if pool is not None:
+            pool.close()
+            pool.join()
     wins = sum(r["won"] for r in results)
     n = len(results)
     low, high = wilson(wins, n)

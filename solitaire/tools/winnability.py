@@ -133,6 +133,7 @@ def summary(results: list[dict[str, Any]]) -> dict[str, Any]:
         "p95_seconds": percentile(seconds, 0.95),
         "mean_seconds": statistics.fmean(seconds) if seconds else 0.0,
         "decided_within_timeout": len(decided) / n if n else 0.0,
+        "decided_within_1s": sum(1 for s in decided if s <= 1.0) / n if n else 0.0,
     }
 
 
@@ -158,7 +159,7 @@ def format_summary(
     lines.append(
         f"  seconds per deal: median {table['median_seconds']:.3f}, p95 {table['p95_seconds']:.3f}, "
         f"mean {table['mean_seconds']:.3f}; decided within the timeout: "
-        f"{100 * table['decided_within_timeout']:.1f}%"
+        f"{100 * table['decided_within_timeout']:.1f}%, within 1 s: {100 * table['decided_within_1s']:.1f}%"
     )
     return "\n".join(lines)
 

@@ -187,6 +187,14 @@ def test_bot_command_prints_the_win_rate_with_an_interval_and_cpu_per_move(
     out = capsys.readouterr().out
     assert "won" in out and "95% Wilson" in out and "per move" in out and "McNemar" in out
     assert json.loads(first.read_text())["summary"]["games"] == 2
+    # Spread over two processes, every game ends the same way after the same moves.
+    spread = tmp_path / "spread.json"
+    assert bot_main([*args, "--processes", "2", "--json", str(spread)]) == 0
+
+    def outcomes(path: pathlib.Path) -> list[tuple[int, str, int]]:
+        return [(g["seed"], g["ending"], g["steps"]) for g in json.loads(path.read_text())["games"]]
+
+    assert outcomes(spread) == outcomes(first)
 
 
 def test_mcnemar_counts_only_the_deals_the_two_disagree_on() -> None:

@@ -285,6 +285,9 @@ def test_winnability_command_reports_shares_and_bounds(
     counts = data["summary"]["counts"]
     assert sum(counts.values()) == 4
     assert 0 <= data["summary"]["lower"] <= data["summary"]["upper"] <= 1
+    quick = sum(1 for deal in data["deals"] if deal["status"] != "unknown" and deal["seconds"] <= 1.0)
+    assert data["summary"]["decided_within_1s"] == quick / 4
+    assert f"within 1 s: {100 * quick / 4:.1f}%" in printed.out
 
 
 def test_the_documented_commands_run_as_modules_of_the_package() -> None:
