@@ -17,7 +17,19 @@ $(STAMP): requirements.txt requirements-dev.txt pyproject.toml
 	$(PY) -m pip install -q --no-deps -e .
 	touch $(STAMP)
 
-install: $(STAMP)
+# The solver's hot modules compiled to C by mypyc (solitaire/tools/compile.py); the .py
+# files stay the reference, and a test compares the two. Rebuilt when a source changes.
+COMPILED := solitaire/compiled.stamp
+COMPILED_SOURCES := solitaire/solver.py solitaire/solver_klondike.py solitaire/solver_casket.py solitaire/tools/compile.py
+$(COMPILED): $(STAMP) $(COMPILED_SOURCES)
+	@command -v gcc >/dev/null 2>&1 || { echo "installing Debian's gcc"; \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq gcc >/dev/null; }
+	@$(PY) -c "import os, sys, sysconfig; sys.exit(not os.path.exists(os.path.join(sysconfig.get_paths()['include'], 'Python.h')))" \
+	  || { echo "installing Debian's python3-dev"; \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3-dev >/dev/null; }
+	$(PY) -m solitaire.tools.compile > $(VENV)/compile.log 2>&1 || { cat $(VENV)/compile.log; exit 1; }
+
+install: $(STAMP) $(COMPILED)
 
 # Debian's Chromium drives the browser tests; Playwright's own browser download is not used.
 browser:
@@ -97,8 +109,9 @@ lock:
 	$(VENV)-lock/bin/pip install -q -r requirements-dev.in
 	{ echo "# Pinned development tree from requirements-dev.in: requirements.txt's pins plus tests and tools."; \
 	  echo "# Regenerate: make lock"; echo "-r requirements.txt"; \
-	  $(VENV)-lock/bin/pip freeze | grep -vxF -f $(VENV)-lock/runtime.txt; } > requirements-dev.txt
+	  $(VENV)-lock/bin/pip freeze --all | grep -v "^pip==" | grep -vxF -f $(VENV)-lock/runtime.txt; } > requirements-dev.txt
 	rm -rf $(VENV)-lock
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache staticfiles
+	rm -f solitaire/*.so solitaire/compiled.stamp
