@@ -1,5 +1,18 @@
 # The web image: the site served by Daphne (deploy/web.sh). docker-compose.yml runs it
 # as its `web` replicas and its one-shot `migrate`; see docs/deploy.md.
+# The solver's hot modules, compiled to C by mypyc (solitaire/tools/compile.py) in a
+# stage of their own, so the compiler and mypy stay out of the served image.
+FROM python:3.11-slim AS compiled
+RUN apt-get update && apt-get install -y --no-install-recommends gcc libc6-dev \
+    && rm -rf /var/lib/apt/lists/*
+WORKDIR /build
+COPY requirements.txt requirements-dev.txt ./
+# mypy and what it needs, at the pins of requirements-dev.txt (typing_extensions is a
+# runtime pin).
+RUN pip install --no-cache-dir $(grep -hE '^(mypy|mypy_extensions|librt|pathspec|ast_serialize|setuptools|typing_extensions)==' requirements-dev.txt requirements.txt)
+COPY solitaire ./solitaire
+RUN python -m solitaire.tools.compile --work /tmp/compiled-build
+
 FROM python:3.11-slim
 
 ENV PYTHONDONTWRITEBYTECODE=1 \
@@ -15,6 +28,7 @@ COPY requirements.txt ./
 RUN pip install -r requirements.txt
 
 COPY . .
+COPY --from=compiled /build/solitaire/*.so /build/solitaire/compiled.stamp ./solitaire/
 
 # Hashed, compressed static files for WhiteNoise, made once here rather than at every
 # start. collectstatic needs settings, not secrets: throwaway random ones (weak secrets

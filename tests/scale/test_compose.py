@@ -163,8 +163,16 @@ def test_the_proxy_spreads_connections_over_web_and_passes_websocket_upgrades(
 
 
 def test_the_dockerfile_builds_what_compose_and_the_suite_run(services: dict[str, Any]) -> None:
-    instructions = dockerfile()
+    everything = dockerfile()
+    # The served image is the last stage; an earlier one compiles the solver.
+    served_from = max(i for i, (instruction, _) in enumerate(everything) if instruction == "FROM")
+    instructions = everything[served_from:]
     assert instructions[0] == ("FROM", "python:3.11-slim")
+    assert ("FROM", "python:3.11-slim AS compiled") in everything[:served_from]
+    assert any(
+        instruction == "COPY" and arguments.startswith("--from=compiled ")
+        for instruction, arguments in instructions
+    )
     runs = [arguments for instruction, arguments in instructions if instruction == "RUN"]
     assert "pip install -r requirements.txt" in runs
     collect = next(shlex.split(run) for run in runs if COLLECTSTATIC_COMMAND[0] in run)
