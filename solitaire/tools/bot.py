@@ -24,7 +24,6 @@ from __future__ import annotations
 import argparse
 import json
 import math
-import multiprocessing
 import sys
 import time
 from typing import Any
@@ -32,7 +31,7 @@ from typing import Any
 from ..hints import DEFAULT_BUDGET, advise, position_key_of
 from ..memory import Memory
 from ..registry import new_game
-from .winnability import game_arguments, options_from, percentile, wilson
+from .winnability import each_result, game_arguments, options_from, percentile, wilson
 
 # Stopping reasons.
 WON, LOST, OVER, NO_HINT, LOOP, CAP = "won", "lost", "over", "no hint", "loop", "step cap"
@@ -144,23 +143,16 @@ def main(argv: list[str] | None = None) -> int:
     ]
     # Each game is a function of its seed alone (the hint's budget is a node count and
     # its time limit is CPU time), so spreading games over processes changes no result.
-    pool = multiprocessing.Pool(args.processes) if args.processes > 1 else None
-    try:
-        stream = pool.imap(play_job, jobs) if pool is not None else map(play_job, jobs)
-        for result in stream:
-            results.append(result)
-            if not args.quiet:
-                wins = sum(r["won"] for r in results)
-                print(
-                    f"[{len(results):>5}/{args.games}] seed {result['seed']}: {result['ending']} after "
-                    f"{result['steps']} steps, {result['cpu_seconds']:.1f} CPU s  won {wins}",
-                    file=sys.stderr,
-                    flush=True,
-                )
-    finally:
-        if pool is not None:
-            pool.close()
-            pool.join()
+    for result in each_result(play_job, jobs, args.processes):
+        results.append(result)
+        if not args.quiet:
+            wins = sum(r["won"] for r in results)
+            print(
+                f"[{len(results):>5}/{args.games}] seed {result['seed']}: {result['ending']} after "
+                f"{result['steps']} steps, {result['cpu_seconds']:.1f} CPU s  won {wins}",
+                file=sys.stderr,
+                flush=True,
+            )
     wins = sum(r["won"] for r in results)
     n = len(results)
     low, high = wilson(wins, n)

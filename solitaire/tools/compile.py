@@ -61,7 +61,7 @@ def clean() -> None:
 def build(work: pathlib.Path) -> None:
     # Imported here: mypyc and setuptools are build tools, not needed to play.
     from mypyc.build import mypycify
-    from setuptools import setup
+    from setuptools import setup  # type: ignore[import-untyped]  # no stubs in its 65.x line
 
     clean()
     sources = [str(PACKAGE / name) for name in MODULES]

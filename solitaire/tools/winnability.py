@@ -27,7 +27,7 @@ import multiprocessing
 import statistics
 import sys
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any
 
 from ..registry import GAMES, new_game
@@ -104,6 +104,20 @@ def solve_deal(job: tuple[str, dict[str, Any], int, float, bool]) -> dict[str, A
         "nodes": result.nodes,
         "moves": len(result.moves),
     }
+
+
+def each_result(
+    work: Callable[[Any], dict[str, Any]], jobs: Sequence[Any], processes: int
+) -> Iterator[dict[str, Any]]:
+    """``work`` over ``jobs``, results in the jobs' order: in worker processes when
+    ``processes`` > 1 (``work`` must then be a top-level function), else here."""
+    pool = multiprocessing.Pool(processes) if processes > 1 else None
+    try:
+        yield from (pool.imap(work, jobs) if pool is not None else map(work, jobs))
+    finally:
+        if pool is not None:
+            pool.close()
+            pool.join()
 
 
 def percentile(values: Sequence[float], share: float) -> float:
@@ -188,26 +202,17 @@ def main(argv: list[str] | None = None) -> int:
     ]
     results: list[dict[str, Any]] = []
     started = time.perf_counter()
-    pool = multiprocessing.Pool(args.processes) if args.processes > 1 else None
-    try:
-        stream = pool.imap(solve_deal, jobs) if pool is not None else map(solve_deal, jobs)
-        for result in stream:
-            results.append(result)
-            if not args.quiet:
-                counts = {
-                    s: sum(1 for r in results if r["status"] == s) for s in (SOLVED, UNSOLVABLE, UNKNOWN)
-                }
-                print(
-                    f"[{len(results):>5}/{args.deals}] seed {result['seed']}: {result['status']} in "
-                    f"{result['seconds']:.2f} s ({result['nodes']} positions)  "
-                    f"solved {counts[SOLVED]}, unsolvable {counts[UNSOLVABLE]}, unknown {counts[UNKNOWN]}",
-                    file=sys.stderr,
-                    flush=True,
-                )
-    finally:
-        if pool is not None:
-            pool.close()
-            pool.join()
+    for result in each_result(solve_deal, jobs, args.processes):
+        results.append(result)
+        if not args.quiet:
+            counts = {s: sum(1 for r in results if r["status"] == s) for s in (SOLVED, UNSOLVABLE, UNKNOWN)}
+            print(
+                f"[{len(results):>5}/{args.deals}] seed {result['seed']}: {result['status']} in "
+                f"{result['seconds']:.2f} s ({result['nodes']} positions)  "
+                f"solved {counts[SOLVED]}, unsolvable {counts[UNSOLVABLE]}, unknown {counts[UNKNOWN]}",
+                file=sys.stderr,
+                flush=True,
+            )
     table = summary(results)
     print(format_summary(args.game, options, args, table))
     if args.json:
