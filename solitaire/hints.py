@@ -52,15 +52,18 @@ from .cards import parse_card as _parse
 from .memory import Memory
 
 NO_HINT_BELOW = 0
-# The default budget of one hint, in CPU seconds of search.
-DEFAULT_BUDGET = 1.5
+# The default budget of one hint, in CPU seconds of search: 0.5 at 36,000 positions a
+# second is the 18,000 positions a hint has searched since issue 12 (1.5 s at plain
+# Python's 12,000). Three times as many (1.5) was tried on held-out deals 1001-1100 and
+# won no more (31 against 33 of 100) for 2.5 times the CPU (docs/winnability.md).
+DEFAULT_BUDGET = 0.5
 # How many search positions a budget second buys: the budget is spent as a node count,
 # so a hint does not depend on how busy the machine is, with a CPU-time safety net at
 # twice the budget (and never past MOVE_SECONDS below). The solver compiled by mypyc
 # (`make install`, solitaire/tools/compile.py) searches about three times as fast as
 # plain Python (24,000 against 6,700 positions a CPU second on this machine's loaded
-# cores; 12,000 was plain Python's rate on a quiet one), so a budget second buys three
-# times what it did. Run as plain Python, a hint costs three times the CPU, up to the cap.
+# cores; 12,000 was plain Python's rate on a quiet one). Run as plain Python, a hint
+# costs about three times the CPU.
 NODES_PER_SECOND = 36_000
 # The most CPU seconds one hint may take, whatever the budget and however slow the
 # machine: every search inside a hint stops at this limit (the issue's target is 2 s a

@@ -42,6 +42,8 @@ from dataclasses import dataclass, field
 from multiprocessing.connection import Connection
 from typing import TYPE_CHECKING, Any, TypeVar
 
+from solitaire.hints import DEFAULT_BUDGET
+
 if TYPE_CHECKING:
     import solitaire
 
@@ -424,9 +426,9 @@ REPLAY_CPU_SECONDS = 10.0
 ENDING_CPU_SECONDS = 10.0
 
 
-# The hint's search budget (roughly CPU seconds, spent as a node count): well inside
-# HINT_CPU_SECONDS, which also pays for building the samples.
-HINT_BUDGET = 1.5
+# The hint's search budget (roughly CPU seconds, spent as a node count): the engine's
+# default, well inside HINT_CPU_SECONDS, which also pays for building the samples.
+HINT_BUDGET = DEFAULT_BUDGET
 
 
 def advise(
