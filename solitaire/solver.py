@@ -164,17 +164,28 @@ def search_from(
     max_nodes: int,
     deadline: float = float("inf"),
     clock: Callable[[], float] = time.process_time,
+    depth_first_nodes: int = 0,
 ) -> tuple[str, int, list[Action]]:
     """Search from a model position (not an engine state) within ``max_nodes``.
 
     Returns the status, the best (lowest) score seen, and the actions of the winning
     line, or of the way to the best-scored position when no win was found. The hint
     uses it to judge each candidate move on each sampled deal.
+
+    :param depth_first_nodes: positions for a depth-first pass first (0 for none). A
+        win or a proved loss there is the answer (with the root's score); otherwise
+        best-first searches with the positions left.
     """
-    search: _Search[P] = _Search(model, clock, deadline, max_nodes)
     root, made = model.settle(position)
     if model.won(root):
         return SOLVED, model.score(root), made
+    if depth_first_nodes > 0:
+        probe: _Search[P] = _Search(model, clock, deadline, min(depth_first_nodes, max_nodes))
+        status, path = probe.depth_first(root, made)
+        if status != UNKNOWN:
+            return status, model.score(root) if status != SOLVED else 0, path
+        max_nodes = max(max_nodes - probe.nodes, 1)
+    search: _Search[P] = _Search(model, clock, deadline, max_nodes)
     search.best_score = model.score(root)
     status, path = search.best_first(root, made)
     if status != SOLVED:

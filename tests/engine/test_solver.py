@@ -336,6 +336,33 @@ def test_the_depth_first_pass_and_best_first_alone_agree() -> None:
     assert {"solved", "unsolvable"} <= statuses  # both answers were compared
 
 
+def test_search_from_with_a_depth_first_pass_agrees_and_its_wins_replay() -> None:
+    """The hint's per-sample search: a depth-first pass first settles deals that the
+    same number of positions of best-first alone leaves unknown, never contradicts it,
+    and its winning lines are real wins."""
+    settled_only_with_the_pass = 0
+    statuses: set[str] = set()
+    for seed in range(1, 13):
+        state = solitaire.new_game("klondike", seed=seed, draw=3)
+        model = solver_klondike.KlondikeModel(state, strict_safety=True)
+        root = model.start(state)
+        with_pass, _score, actions = search_from(model, root, 3000, depth_first_nodes=1500)
+        alone, _score, _actions = search_from(model, root, 3000)
+        statuses.add(with_pass)
+        if "unknown" not in (with_pass, alone):
+            assert with_pass == alone, seed
+        elif alone == "unknown" and with_pass != "unknown":
+            settled_only_with_the_pass += 1
+        if with_pass == "solved":
+            current = state
+            for action in actions:
+                for move in model.expand(action, current):
+                    current = current.apply(move)
+            assert current.is_won, seed
+    assert {"solved", "unsolvable"} <= statuses
+    assert settled_only_with_the_pass >= 1
+
+
 # --- the safe-foundation rule where cards may come back down ----------------------------
 
 
