@@ -5,9 +5,12 @@
 For each option set it plays ``--games`` seeded games at random (leaning to moves off
 the stock, so games get stuck), takes every 25th position and the last, and compares
 ``endings.is_over_exact`` (probes first, then the search) with the plain exhaustive
-search without probes, and with ``State.is_over`` (``quick_over``, then the exact search). It prints how many
-positions each calls over, the disagreements, and the exact check's CPU time (p99 and
-slowest). Any disagreement with the plain search is a bug and makes the exit status 1.
+search without probes, and with ``State.is_over`` (``quick_over``, then the exact search).
+It prints how many positions each calls over, the disagreements, the exact check's CPU
+time (p99 and slowest), and the hot path's: ``quick_over``, the only ending check a move
+makes before it is acknowledged, with how many positions it leaves undecided (those are
+settled by the exact check off the hot path). Any disagreement with the plain search, or
+a ``quick_over`` answer the exact check contradicts, is a bug and makes the exit status 1.
 
 This module knows nothing of the web app; it only drives the engine.
 """
@@ -64,8 +67,13 @@ def main(argv: list[str] | None = None) -> int:
     for game, options in OPTION_SETS:
         positions = corpus(game, options, args.games, args.steps, chooser)
         times: list[float] = []
-        over = capped_over = wrong = capped_differs = 0
+        quick_times: list[float] = []
+        over = capped_over = wrong = capped_differs = undecided = 0
         for state in positions:
+            # The rules' own check, not State.quick_over, which would cache the answer.
+            started = time.process_time()
+            quick = state.rules.quick_over(state)
+            quick_times.append(time.process_time() - started)
             started = time.process_time()
             exact = is_over_exact(state)
             times.append(time.process_time() - started)
@@ -76,12 +84,16 @@ def main(argv: list[str] | None = None) -> int:
             capped_over += state.is_over
             wrong += exact != plain
             capped_differs += exact != state.is_over
+            undecided += quick is None
+            wrong += quick is not None and quick != exact
         bad += wrong
         print(
             f"{game} {options or ''}: {len(positions)} positions, exact over {over}, is_over "
             f"{capped_over}, exact vs plain search disagree {wrong}, exact vs is_over differ "
             f"{capped_differs}; exact CPU p99 {1000 * percentile(times, 0.99):.1f} ms, "
-            f"slowest {1000 * max(times):.1f} ms".replace("  ", " ")
+            f"slowest {1000 * max(times):.1f} ms; hot path quick_over p99 "
+            f"{1000 * percentile(quick_times, 0.99):.2f} ms, slowest {1000 * max(quick_times):.2f} ms, "
+            f"undecided {undecided}".replace("  ", " ")
         )
     return 1 if bad else 0
 

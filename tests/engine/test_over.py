@@ -183,3 +183,5 @@ def test_endings_corpus_command_reports_agreement(capsys: pytest.CaptureFixture[
     assert main(["--games", "2", "--steps", "60"]) == 0
     out = capsys.readouterr().out
     assert "exact vs plain search disagree 0" in out and "p99" in out
+    # One line per option set, each with the hot path's own timing.
+    assert out.count("hot path quick_over p99") == out.count("exact vs plain search disagree") > 1
