@@ -34,7 +34,9 @@ from .moves import Move
 SOLVED, UNSOLVABLE, UNKNOWN = "solved", "unsolvable", "unknown"
 # How many new positions between two looks at the clock.
 CLOCK_EVERY = 512
-# Positions for the short depth-first pass before best-first search.
+# The depth-first pass before best-first search, unless the model says otherwise:
+# its share of a timeout, and its positions (with a node budget, at most a quarter).
+DEPTH_FIRST_SHARE = 0.25
 DEPTH_FIRST_NODES = 20_000
 
 P = TypeVar("P")
@@ -106,7 +108,8 @@ def solve(
     *,
     max_nodes: int | None = None,
     clock: Callable[[], float] = time.perf_counter,
-    depth_first_nodes: int = DEPTH_FIRST_NODES,
+    depth_first_nodes: int | None = None,
+    depth_first_share: float | None = None,
 ) -> SolveResult:
     """Search for a win from ``state``.
 
@@ -117,7 +120,12 @@ def solve(
     :param clock: the clock the timeout is measured by; ``time.process_time`` gives
         CPU seconds, fair on a shared machine.
     :param depth_first_nodes: positions for the depth-first pass run before the
-        best-first search (0 for none); both are exhaustive, so either may prove a loss.
+        best-first search (0 for no pass; with ``max_nodes``, at most a quarter of it).
+        Both searches are exhaustive, so either may prove a loss. ``None`` takes the
+        model's ``depth_first_nodes`` (``None`` there: bounded by time alone, unless
+        ``max_nodes`` is given, when it is ``DEPTH_FIRST_NODES``).
+    :param depth_first_share: the share of ``timeout`` the depth-first pass may take
+        (0 for no pass); ``None`` takes the model's ``depth_first_share``.
     :raises ValueError: for a game the solver does not play, or ``thoughtful=False``.
     """
     if not thoughtful:
@@ -126,12 +134,24 @@ def solve(
     model = model_for(state)
     deadline = started + timeout
     nodes = 0
-    if model.strategy == "best" and depth_first_nodes > 0:
-        # A short depth-first pass first: many deals the best-first search wanders on
-        # fall at once to plain depth-first in the model's move order.
-        # It gets at most a quarter of the time and of the positions.
-        first_cap = depth_first_nodes if max_nodes is None else min(depth_first_nodes, max_nodes // 4)
-        probe: _Search[object] = _Search(model, clock, started + timeout / 4, max(first_cap, 1))
+    if depth_first_share is None:
+        depth_first_share = getattr(model, "depth_first_share", DEPTH_FIRST_SHARE)
+    if depth_first_nodes is None:
+        depth_first_nodes = getattr(model, "depth_first_nodes", DEPTH_FIRST_NODES)
+    if (
+        model.strategy == "best"
+        and depth_first_share > 0
+        and (depth_first_nodes is None or depth_first_nodes > 0)
+    ):
+        # A depth-first pass first: many deals the best-first search wanders on fall to
+        # plain depth-first in the model's move order, and in Klondike depth-first, which
+        # keeps no parents or queue, exhausts a lost deal's space sooner (measured on the
+        # draw-3 deals best-first left unknown: docs/winnability.md).
+        if max_nodes is not None:
+            first_cap: int | None = max(min(depth_first_nodes or DEPTH_FIRST_NODES, max_nodes // 4), 1)
+        else:
+            first_cap = depth_first_nodes
+        probe: _Search[object] = _Search(model, clock, started + timeout * depth_first_share, first_cap)
         status, path = probe.run(state, strategy="depth")
         nodes = probe.nodes
         if status != UNKNOWN or clock() > deadline:

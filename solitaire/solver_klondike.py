@@ -35,6 +35,7 @@ from .base import FOUNDATION, State, fits_foundation
 from .cards import FACE_DOWN
 from .klondike_like import KlondikeLike
 from .moves import Move
+from .solver import DEPTH_FIRST_NODES, DEPTH_FIRST_SHARE
 
 Position = tuple[bytes, tuple[bytes, ...], bytes, int, int]
 # A primitive action is (kind, a, b, c), kinds below; a step is one or more of them.
@@ -97,6 +98,12 @@ class KlondikeModel:
         # Best-first search finds wins sooner than depth-first here (measured); it is
         # just as exhaustive, so "unsolvable" still means the whole space was seen.
         self.strategy = STRATEGY
+        # The depth-first pass before best-first (solver.solve): one pack gets half the
+        # time, bounded by time alone (it decided 21 of the 63 draw-3 deals best-first
+        # left unknown at 10 s); Josephine keeps a short probe, as depth-first does
+        # badly there (1 of 7 deals solved in 10 s).
+        self.depth_first_share = 0.5 if self.decks == 1 else DEPTH_FIRST_SHARE
+        self.depth_first_nodes: int | None = None if self.decks == 1 else DEPTH_FIRST_NODES
         # Weights of the score: cards out, blockers, spaces (a bonus), hidden cards.
         self.weights = JOSEPHINE_WEIGHTS if self.same_suit else KLONDIKE_WEIGHTS
         self._disorder: dict[bytes, int] = {}
