@@ -108,6 +108,10 @@ class KlondikeModel:
         self.weights = JOSEPHINE_WEIGHTS if self.same_suit else KLONDIKE_WEIGHTS
         self._disorder: dict[bytes, int] = {}
         self._fits: dict[bytes, tuple[frozenset[int], frozenset[int]]] = {}
+        # dead_end's answers by what it reads: foundations, piles and the talon's cards.
+        # Positions that differ only in where the waste stands share one (about half of
+        # the calls in a draw-3 search).
+        self._dead: dict[tuple[bytes, tuple[bytes, ...], bytes], bool] = {}
         self._count_cards(state)
         self._safe = self._safety_conditions()
         self._goal = [
@@ -342,8 +346,16 @@ class KlondikeModel:
           card sent up matters only once the next card of its suit follows it, so
           talon cards go up only in "climbs" that end with a tableau card going up.
         """
-        if self.check_dead and self.dead_end(position):
-            return []
+        if self.check_dead:
+            seen = (position[0], position[1], position[2])
+            dead = self._dead.get(seen)
+            if dead is None:
+                dead = self.dead_end(position)
+                if len(self._dead) > _CACHE_LIMIT:
+                    self._dead.clear()
+                self._dead[seen] = dead
+            if dead:
+                return []
         found, piles, talon, w, passes = position
         same_suit = self.same_suit
         any_space = self.any_space
