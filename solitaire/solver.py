@@ -83,6 +83,10 @@ class Model(Protocol[P]):
 
     # "depth" for depth-first search; "best" for best-first search by ``score``.
     strategy: str
+    # For best-first models, ``solve``'s depth-first pass first: its share of the
+    # timeout, and its positions (None: bounded by time alone).
+    depth_first_share: float
+    depth_first_nodes: int | None
 
     def score(self, position: P) -> int: ...
 
@@ -122,8 +126,8 @@ def solve(
     :param depth_first_nodes: positions for the depth-first pass run before the
         best-first search (0 for no pass; with ``max_nodes``, at most a quarter of it).
         Both searches are exhaustive, so either may prove a loss. ``None`` takes the
-        model's ``depth_first_nodes`` (``None`` there: bounded by time alone, unless
-        ``max_nodes`` is given, when it is ``DEPTH_FIRST_NODES``).
+        model's ``depth_first_nodes`` (``None`` there: bounded by time alone, or with
+        ``max_nodes`` by ``DEPTH_FIRST_NODES``).
     :param depth_first_share: the share of ``timeout`` the depth-first pass may take
         (0 for no pass); ``None`` takes the model's ``depth_first_share``.
     :raises ValueError: for a game the solver does not play, or ``thoughtful=False``.
@@ -135,9 +139,9 @@ def solve(
     deadline = started + timeout
     nodes = 0
     if depth_first_share is None:
-        depth_first_share = getattr(model, "depth_first_share", DEPTH_FIRST_SHARE)
+        depth_first_share = model.depth_first_share
     if depth_first_nodes is None:
-        depth_first_nodes = getattr(model, "depth_first_nodes", DEPTH_FIRST_NODES)
+        depth_first_nodes = model.depth_first_nodes
     if (
         model.strategy == "best"
         and depth_first_share > 0
