@@ -47,10 +47,11 @@ from collections.abc import Collection
 from dataclasses import dataclass
 from typing import Any
 
-from .base import FOUNDATION, STOCK, TABLEAU, WASTE, State
+from .base import FOUNDATION, STOCK, TABLEAU, WASTE, Rules, State
 from .cards import FACE_DOWN, KING, card_text, face_text, rank_of
 from .cards import parse_card as _parse
 from .memory import Memory
+from .registry import rules_for
 
 NO_HINT_BELOW = 0
 # The default budget of one hint, in CPU seconds of search: 0.5 at 36,000 positions a
@@ -188,9 +189,14 @@ def _digest(parts: Any) -> str:
 def position_key(view: dict[str, Any]) -> str:
     """A short string naming the position a view shows, for ``seen``.
 
-    Pass counts are part of it only where passes are limited, so going round an
-    unlimited stock with nothing else changing comes back to the same key.
+    Interchangeable piles (the engine's ``pile_groups``: tableau piles, foundations)
+    are taken in sorted order, so a layout that comes back with a run on another
+    tableau pile is the same position: a cycle that shifts a run from pile to pile each
+    time round still repeats. Pass counts are part of it only where passes are
+    limited, so going round an unlimited stock with nothing else changing comes back
+    to the same key.
     """
+    rules = rules_for(view["game"], **dict(view.get("options") or {}))
     piles: dict[str, Any] = {}
     for pile_id, cards in view["piles"].items():
         piles[pile_id] = list(cards) if isinstance(cards, list) else [cards, view.get("stock_top")]
@@ -200,7 +206,7 @@ def position_key(view: dict[str, Any]) -> str:
     for number, info in sorted((view.get("seats") or {}).items()):
         if isinstance(info, dict) and info.get("passes_left") is not None:
             passes.append([f"p{number}.passes", info.get("passes")])
-    return _digest([view.get("game"), piles, passes])
+    return _digest([rules.name, _grouped(rules, piles), passes])
 
 
 def position_key_of(state: State, player: int | None = None) -> str:
@@ -219,7 +225,15 @@ def position_key_of(state: State, player: int | None = None) -> str:
         for name, value in zip(rules.counter_names, state.counters, strict=True):
             if name.endswith("passes"):
                 passes.append([name, value])
-    return _digest([rules.name, piles, passes])
+    return _digest([rules.name, _grouped(rules, piles), passes])
+
+
+def _grouped(rules: Rules, piles: dict[str, Any]) -> list[list[str]]:
+    """The piles by the engine's groups of interchangeable piles, each group sorted."""
+    ids = rules.pile_ids
+    return [
+        sorted(json.dumps(piles[ids[i]], separators=(",", ":")) for i in group) for group in rules.pile_groups
+    ]
 
 
 def _plan_key(state_piles: dict[str, Any], passes: int, known: list[tuple[str, int, str]]) -> str:

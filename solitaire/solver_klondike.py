@@ -442,9 +442,17 @@ class KlondikeModel:
             decks = self.decks
             tops = [(height << 2) | (slot // decks) for slot, height in enumerate(found) if height]
             movable.update(tops)
+            # A card lower down a foundation counts too: it can come down once the cards
+            # above it have. Digging needs this: to free a 4 of spades from under the
+            # 5-K, the K of hearts comes down, then the K of spades, the Q of hearts
+            # onto that, the Q of spades onto the K of hearts, and so on, and at each
+            # step the card that will go onto the one coming down is still up.
+            heights = [max(found[suit * decks : (suit + 1) * decks]) for suit in range(4)]
             for card in tops:
                 height = card >> 2
-                if self.is_safe(found, card) or not any(c in movable for c in self._takes[card]):
+                if self.is_safe(found, card) or not any(
+                    c in movable or heights[c & 3] >= c >> 2 for c in self._takes[card]
+                ):
                     continue
                 if bridges:
                     closers.append((-1, card, PRI_DOWN, -1))

@@ -169,6 +169,26 @@ def test_the_hint_does_not_take_a_card_down_and_up_again_for_ever() -> None:
     assert result["ending"] in ("won", "lost", "over"), result
 
 
+def test_following_the_hint_from_draw_three_deal_1748_never_loops() -> None:
+    # From move 140 this deal needs a run of spades and hearts dug down off the
+    # foundations (see test_solver's DIG). Before the solver could see that, the hint
+    # took the KH down and put it back, each time with the nine-card runs moved to
+    # other piles, so no position repeated in pile order and the game ran to the cap.
+    result = play("klondike", {"draw": 3}, seed=1748, max_steps=1000)
+    assert result["ending"] in ("won", "lost", "over"), result
+
+
+def test_positions_that_differ_only_in_which_tableau_pile_holds_what_are_one() -> None:
+    # Seen positions are judged up to the order of like piles, so a cycle that moves a
+    # run to another pile each time round still repeats.
+    base = {"f1": ["AS"], "t1": ["KH", "QS"], "t2": ["5d", "9C"], "stock": ["2s", "3s"]}
+    moved = {"f1": ["AS"], "t4": ["KH", "QS"], "t6": ["5d", "9C"], "stock": ["2s", "3s"]}
+    other = {"f1": ["AS"], "t4": ["KH", "QS"], "t6": ["5d", "8C"], "stock": ["2s", "3s"]}
+    keys = [position_key_of(solitaire.load("klondike", p, draw=3)) for p in (base, moved, other)]
+    assert keys[0] == keys[1] != keys[2]
+    assert position_key(plain(solitaire.load("klondike", moved, draw=3).view())) == keys[0]
+
+
 def test_the_hint_does_not_go_round_the_stock_for_ever() -> None:
     # Draw-one deal 30 at this budget once drew round the stock for ever: after every
     # draw the hint chose another "draw until X, then play X" and never played X.

@@ -155,17 +155,54 @@ def test_klondike_a_card_must_come_back_off_a_foundation() -> None:
     assert solve(closed).status == "unsolvable"
 
 
-def test_klondike_a_card_on_its_own_ace_face_down_is_lost() -> None:
-    state = solitaire.load("klondike", {**full("C", "D", "S"), "t1": ["Ah", "2H"]}, draw=1)
-    assert solve(state).status == "unsolvable"
+# Draw-three deal 1748, as the hint bot reached it: every card still down is under the
+# 3D, which can go only onto a black 4; the 4C is under it and the 4S is under the
+# 5S-KS on a foundation. The way out digs both major suits down in turn: KS into a
+# space, KH into another, QH onto KS, QS onto KH, and so on to 4S onto 5D, where the
+# 3D goes. The solver once pruned each card coming down as "nothing can go onto it
+# next" (the card that would is still on a foundation) and called this lost.
+DIG = {
+    "f1": suit_run("S"),
+    "f2": ["AD"],
+    "f3": suit_run("H"),
+    "f4": suit_run("C", "A", "3"),
+    "t2": ["KD", "QC", "JD", "10C", "9D", "8C", "7D", "6C", "5D"],
+    "t6": ["4d", "4c", "2d", "3D"],
+    "t7": ["KC", "QD", "JC", "10D", "9C", "8D", "7C", "6D", "5C"],
+}
+
+
+def test_klondike_cards_are_dug_off_two_foundations_in_turn() -> None:
+    state = solitaire.load("klondike", DIG, draw=3)
+    result = solve(state)
+    assert result.status == "solved", result.status
+    assert replays_to_a_win(state, result.moves)
+    assert sum(1 for m in result.moves if m.source.startswith("f")) >= 19  # KS-4S, KH-5H down
+
+
+def test_klondike_a_card_on_its_own_ace_face_down_is_lost_unless_cards_come_back() -> None:
+    position = {**full("C", "D", "S"), "t1": ["Ah", "2H"]}
+    closed = solitaire.load("klondike", position, draw=1, foundation_to_tableau=False)
+    assert solve(closed).status == "unsolvable"
+    # Where cards may come back down, clubs and diamonds are dug down in turn (KC and
+    # KD into spaces, QD onto KC, QC onto KD, ...) until the 2H can go onto the 3C.
+    state = solitaire.load("klondike", position, draw=1)
+    result = solve(state)
+    assert result.status == "solved" and replays_to_a_win(state, result.moves)
 
 
 def test_klondike_draw_three_reaches_only_every_third_card() -> None:
     # Draw one reaches every card; draw three shows only 4H and 3H on top, and is
     # lost unless 4H can be parked on the tableau to bring AH and 2H within reach.
+    # (Cards may not come back down here: otherwise a black 5 dug off a foundation
+    # would take the 4H, as in the next test.)
     bare = {"f1": suit_run("C"), "f2": suit_run("D"), "f4": suit_run("S"), "stock": TALON}
-    assert solve(solitaire.load("klondike", bare, draw=1)).status == "solved"
-    assert solve(solitaire.load("klondike", bare, draw=3)).status == "unsolvable"
+    closed = {"foundation_to_tableau": False}
+    assert solve(solitaire.load("klondike", bare, draw=1, **closed)).status == "solved"
+    assert solve(solitaire.load("klondike", bare, draw=3, **closed)).status == "unsolvable"
+    dug = solitaire.load("klondike", bare, draw=3)
+    result = solve(dug)
+    assert result.status == "solved" and replays_to_a_win(dug, result.moves)
     parked = {
         "f1": suit_run("C"),
         "f2": suit_run("D"),
@@ -181,9 +218,11 @@ def test_klondike_draw_three_reaches_only_every_third_card() -> None:
 
 def test_klondike_pass_limit_is_respected() -> None:
     # Drawn in the order 2H 3H AH 4H: with one pass 2H ends up under 3H in the waste.
+    # (Cards may not come back down: a black 4 dug off a foundation would take the 3H.)
     position = {**full("C", "D", "S"), "stock": ["4h", "ah", "3h", "2h"]}
-    assert solve(solitaire.load("klondike", position, draw=1, passes=1)).status == "unsolvable"
-    state = solitaire.load("klondike", position, draw=1, passes=2)
+    closed = {"foundation_to_tableau": False}
+    assert solve(solitaire.load("klondike", position, draw=1, passes=1, **closed)).status == "unsolvable"
+    state = solitaire.load("klondike", position, draw=1, passes=2, **closed)
     result = solve(state)
     assert result.status == "solved" and replays_to_a_win(state, result.moves)
     assert solitaire.Move("waste", "stock") in result.moves
