@@ -51,6 +51,8 @@ FOUNDATION_TO_TABLEAU = 4  # (kind, card, target pile, 0)
 DRAW = 5  # (kind, 0, 0, 0): one draw, on the last pass only
 
 _RED = (False, True, True, False)
+# The suits of the other colour, by suit.
+_OPPOSITE = tuple(tuple(o for o in range(4) if _RED[o] != _RED[s]) for s in range(4))
 
 # Move ordering (lower is tried first). Moves that turn a card up are ranked by the
 # number of cards still face down in their pile, from 8 (six hidden) to 18 (one).
@@ -442,17 +444,17 @@ class KlondikeModel:
             decks = self.decks
             tops = [(height << 2) | (slot // decks) for slot, height in enumerate(found) if height]
             movable.update(tops)
-            # A card lower down a foundation counts too: it can come down once the cards
-            # above it have. Digging needs this: to free a 4 of spades from under the
-            # 5-K, the K of hearts comes down, then the K of spades, the Q of hearts
-            # onto that, the Q of spades onto the K of hearts, and so on, and at each
-            # step the card that will go onto the one coming down is still up.
-            heights = [max(found[suit * decks : (suit + 1) * decks]) for suit in range(4)]
+            # A card comes down for one of two reasons: a card is to be played onto it,
+            # or it uncovers the card below it in its suit, which comes down in turn for
+            # the same reasons. So it is kept when a card that could be played onto it
+            # or onto any card below it in its suit (an opposite colour card of a lower
+            # rank) is movable now or on a foundation (where it can come down in turn,
+            # as the K of hearts, then the Q of hearts onto the K of spades, do when two
+            # suits are dug down together). Any other card that could be played there
+            # must first be uncovered, and the whole dig can wait until it is.
             for card in tops:
                 height = card >> 2
-                if self.is_safe(found, card) or not any(
-                    c in movable or heights[c & 3] >= c >> 2 for c in self._takes[card]
-                ):
+                if self.is_safe(found, card) or not self._may_come_down(found, card, movable):
                     continue
                 if bridges:
                     closers.append((-1, card, PRI_DOWN, -1))
@@ -526,6 +528,20 @@ class KlondikeModel:
             self._runs.clear()
         self._runs[pile] = tops
         return tops
+
+    def _may_come_down(self, found: bytes, card: int, movable: set[int]) -> bool:
+        """Whether something could come of ``card`` coming down off its foundation: an
+        opposite-colour card of lower rank is up (an ace is enough: a suit's slots are
+        sorted, so its last slot is its highest) or movable now (see ``moves``)."""
+        decks = self.decks
+        height = card >> 2
+        for other in _OPPOSITE[card & 3]:
+            if found[other * decks + decks - 1]:
+                return True
+            for rank in range(1, height):
+                if (rank << 2) | other in movable:
+                    return True
+        return False
 
     def dead_end(self, position: Position) -> bool:
         """True when no line of play can win: a sound test by relaxation.

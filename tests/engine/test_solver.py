@@ -180,6 +180,28 @@ def test_klondike_cards_are_dug_off_two_foundations_in_turn() -> None:
     assert sum(1 for m in result.moves if m.source.startswith("f")) >= 19  # KS-4S, KH-5H down
 
 
+def test_klondike_a_card_comes_down_only_to_uncover_the_one_below_it() -> None:
+    # The 3H must move to free the 4D and 2H below it, and the only black 4 is the 4S,
+    # under the 5S. Nothing is ever played onto the 5S (the 4H and 4D that would fit are
+    # face down): it comes down onto the 6D only so that the 4S can come down onto the
+    # 5D and take the 3H. A solver that brings a card down only to build on it calls
+    # this lost.
+    position = {
+        "f1": suit_run("S", "A", "5"),
+        "f2": suit_run("D", "A", "3"),
+        "f3": ["AH"],
+        "t1": ["2h", "4d", "3H"],
+        "t2": ["4h", "6D"],
+        "t4": ["5D"],
+    }
+    state = solitaire.load("klondike", position, draw=1)
+    result = solve(state)
+    assert result.status == "solved" and replays_to_a_win(state, result.moves)
+    assert result.moves[:2] == [solitaire.Move("f1", "t2"), solitaire.Move("f1", "t4")]
+    closed = solitaire.load("klondike", position, draw=1, foundation_to_tableau=False)
+    assert solve(closed).status == "unsolvable"
+
+
 def test_klondike_a_card_on_its_own_ace_face_down_is_lost_unless_cards_come_back() -> None:
     position = {**full("C", "D", "S"), "t1": ["Ah", "2H"]}
     closed = solitaire.load("klondike", position, draw=1, foundation_to_tableau=False)
