@@ -138,6 +138,7 @@ def solve(
     model = model_for(state)
     deadline = started + timeout
     nodes = 0
+    probe: _Search[object] | None = None
     if depth_first_share is None:
         depth_first_share = model.depth_first_share
     if depth_first_nodes is None:
@@ -155,7 +156,7 @@ def solve(
             first_cap: int | None = max(min(depth_first_nodes or DEPTH_FIRST_NODES, max_nodes // 4), 1)
         else:
             first_cap = depth_first_nodes
-        probe: _Search[object] = _Search(model, clock, started + timeout * depth_first_share, first_cap)
+        probe = _Search(model, clock, started + timeout * depth_first_share, first_cap)
         status, path = probe.run(state, strategy="depth")
         nodes = probe.nodes
         if status != UNKNOWN or clock() > deadline:
@@ -163,6 +164,8 @@ def solve(
             return SolveResult(status, found, nodes, clock() - started)
     remaining = None if max_nodes is None else max_nodes - nodes
     search: _Search[object] = _Search(model, clock, deadline, remaining)
+    if probe is not None:
+        search.dead = probe.dead
     status, path = search.run(state)
     moves: list[Move] = []
     if status == SOLVED:
@@ -231,6 +234,9 @@ class _Search(Generic[P]):
         # Best-first only: when the budget runs out, the way to the best-scored position.
         self.best_path: list[Action] = []
         self.best_score = 0
+        # Positions a search from the root may skip: set by ``depth_first`` when it
+        # stops short, read by ``best_first`` (``solve`` hands them over).
+        self.dead: set[Hashable] = set()
 
     def run(self, state: State, strategy: str | None = None) -> tuple[str, list[Action]]:
         model = self.model
@@ -244,7 +250,12 @@ class _Search(Generic[P]):
 
     def depth_first(self, root: P, made: list[Action]) -> tuple[str, list[Action]]:
         """Depth-first, moves in the model's order: little memory, and very fast when
-        the model's pruning is strong (Klondike)."""
+        the model's pruning is strong (Klondike).
+
+        When it stops short, ``dead`` holds the positions it had finished with (every
+        move from them tried): a best-first search from the same root may skip them
+        without losing a win (docs/winnability.md, "Finished positions carried over").
+        """
         model = self.model
         key = model.key
         won = model.won
@@ -283,6 +294,12 @@ class _Search(Generic[P]):
                 return SOLVED, path
             if (nodes % CLOCK_EVERY == 0 and clock() > deadline) or (limit is not None and nodes >= limit):
                 self.nodes = nodes
+                # Seen, less the positions still open (the stack) and the one just
+                # found: the positions finished with.
+                seen.discard(child_key)
+                for frame in stack:
+                    seen.discard(key(frame[0]))
+                self.dead = seen
                 return UNKNOWN, []
             stack.append((child, moves(child), [0], [*step, *automatic]))
         self.nodes = nodes
@@ -306,6 +323,8 @@ class _Search(Generic[P]):
         # Entries: (priority, tie-breaker, position, key, depth). A model may add a
         # little of the depth to the score so that no single line is followed too far.
         depth_weight = getattr(model, "depth_weight", 0)
+        # Positions a depth-first pass from the same root finished with (``dead``).
+        dead = self.dead
         queue: list[tuple[int, int, P, Hashable, int]] = [(score(root), 0, root, root_key, 0)]
         nodes = 1
         deadline = self.deadline
@@ -318,7 +337,7 @@ class _Search(Generic[P]):
             for step in moves(position):
                 child, automatic = settle(play(position, step))
                 child_key = key(child)
-                if child_key in parents:
+                if child_key in parents or child_key in dead:
                     continue
                 parents[child_key] = (position_key, [*step, *automatic])
                 nodes += 1

@@ -503,3 +503,47 @@ def test_the_looser_safe_rule_never_changes_a_verdict_on_small_random_positions(
             compared += 1
             differed += len(verdicts) > 1
     assert compared >= 120 and differed == 0, (compared, differed)
+
+
+# --- what the depth-first pass hands to best-first ------------------------------------
+
+
+@pytest.mark.parametrize(("seed", "exhausted_in"), [(40, 5671), (66, 41373), (103, 2572)])
+def test_positions_the_depth_first_pass_finished_with_are_not_searched_again(
+    seed: int, exhausted_in: int
+) -> None:
+    """Draw-3 deals whose whole space depth-first search exhausts in ``exhausted_in``
+    positions: cut the pass at a tenth, a half and nine tenths of that, and best-first
+    proves the loss by visiting only what the pass left, not the whole space again."""
+    state = solitaire.new_game("klondike", seed=seed, draw=3)
+    alone = solitaire.solve(state, timeout=600, max_nodes=10 * exhausted_in, depth_first_nodes=0)
+    assert (alone.status, alone.nodes) == ("unsolvable", exhausted_in)
+    for share in (0.1, 0.5, 0.9):
+        cut = int(exhausted_in * share)
+        result = solitaire.solve(state, timeout=600, max_nodes=10 * exhausted_in, depth_first_nodes=cut)
+        assert result.status == "unsolvable"
+        # Without the hand-over best-first would visit every position again: cut + all.
+        assert result.nodes <= exhausted_in + 100, (share, result.nodes)
+
+
+def test_a_depth_first_pass_cut_anywhere_never_hides_a_win_from_best_first() -> None:
+    """The positions handed over exclude those still open on the pass's stack: the
+    only win may lie beyond one of them. In the two dig positions the win is a single
+    narrow line (handing over the stack too loses it when the pass is cut after 3 to 29
+    positions); wherever the pass is cut, each stays solved and its line replays."""
+    dug_below = {
+        "f1": suit_run("S", "A", "5"),
+        "f2": suit_run("D", "A", "3"),
+        "f3": ["AH"],
+        "t1": ["2h", "4d", "3H"],
+        "t2": ["4h", "6D"],
+        "t4": ["5D"],
+    }
+    for position, draw in ((DIG, 3), (dug_below, 1)):
+        state = solitaire.load("klondike", position, draw=draw)
+        whole = solitaire.solve(state, timeout=600, max_nodes=10**6, depth_first_nodes=10**5)
+        assert whole.status == "solved"
+        for cut in range(1, whole.nodes + 1):
+            result = solitaire.solve(state, timeout=600, max_nodes=10**6, depth_first_nodes=cut)
+            assert result.status == "solved", cut
+            assert replays_to_a_win(state, result.moves)
