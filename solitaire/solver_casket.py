@@ -51,6 +51,9 @@ class CasketModel:
     # probe, and 58 of 100 hard deals against 49 (docs/winnability.md).
     depth_first_share = 0.5
     depth_first_nodes: int | None = None
+    # Casket is won or left unknown, never proved lost within a timeout: best-first
+    # keeps every way into what the depth-first pass saw (solver.Model).
+    hand_over_finished = False
 
     def __init__(self, state: State) -> None:
         rules = state.rules
