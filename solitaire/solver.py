@@ -88,10 +88,9 @@ class Model(Protocol[P]):
     depth_first_share: float
     depth_first_nodes: int | None
     # Whether best-first skips the positions the depth-first pass finished with. That
-    # makes proofs of a loss cheaper (no position is searched twice) but leaves
-    # best-first only the pass's own line into what the pass finished with, which costs
-    # wins in games that are won, not proved lost, in the end (Casket: 445 of 500 deals
-    # solved at 10 s with it, 454 without; docs/winnability.md).
+    # makes proofs of a loss cheaper (no position is searched twice), but it leaves
+    # best-first only the pass's own line into what the pass finished with, so a win
+    # there may be found later (docs/winnability.md, "Finished positions carried over").
     hand_over_finished: bool
 
     def score(self, position: P) -> int: ...
@@ -120,6 +119,7 @@ def solve(
     clock: Callable[[], float] = time.perf_counter,
     depth_first_nodes: int | None = None,
     depth_first_share: float | None = None,
+    hand_over: bool | None = None,
 ) -> SolveResult:
     """Search for a win from ``state``.
 
@@ -136,6 +136,8 @@ def solve(
         ``max_nodes`` by ``DEPTH_FIRST_NODES``).
     :param depth_first_share: the share of ``timeout`` the depth-first pass may take
         (0 for no pass); ``None`` takes the model's ``depth_first_share``.
+    :param hand_over: whether best-first skips the positions the depth-first pass
+        finished with; ``None`` takes the model's ``hand_over_finished``.
     :raises ValueError: for a game the solver does not play, or ``thoughtful=False``.
     """
     if not thoughtful:
@@ -170,7 +172,9 @@ def solve(
             return SolveResult(status, found, nodes, clock() - started)
     remaining = None if max_nodes is None else max_nodes - nodes
     search: _Search[object] = _Search(model, clock, deadline, remaining)
-    if probe is not None and model.hand_over_finished:
+    if hand_over is None:
+        hand_over = model.hand_over_finished
+    if probe is not None and hand_over:
         search.dead = probe.dead
     status, path = search.run(state)
     moves: list[Move] = []

@@ -110,8 +110,8 @@ class KlondikeModel:
         self.depth_first_share = 0.5 if self.decks == 1 else DEPTH_FIRST_SHARE
         self.depth_first_nodes: int | None = None if self.decks == 1 else DEPTH_FIRST_NODES
         # One pack: best-first skips what the pass finished with, which decided 15 more
-        # of 1,000 draw-3 deals at 10 s, and lost none. Josephine, hunted for wins, not
-        # proofs, keeps every way in (solver.Model).
+        # of 1,000 draw-3 deals at 10 s and lost none. Josephine, where no deal is lost
+        # within a timeout but by exhausting a short pass, keeps its measured search.
         self.hand_over_finished = self.decks == 1
         # Weights of the score: cards out, blockers, spaces (a bonus), hidden cards.
         self.weights = JOSEPHINE_WEIGHTS if self.same_suit else KLONDIKE_WEIGHTS

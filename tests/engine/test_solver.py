@@ -520,10 +520,13 @@ def test_positions_the_depth_first_pass_finished_with_are_not_searched_again(
     assert (alone.status, alone.nodes) == ("unsolvable", exhausted_in)
     for share in (0.1, 0.5, 0.9):
         cut = int(exhausted_in * share)
-        result = solitaire.solve(state, timeout=600, max_nodes=10 * exhausted_in, depth_first_nodes=cut)
+        budget = {"timeout": 600, "max_nodes": 10 * exhausted_in, "depth_first_nodes": cut}
+        result = solitaire.solve(state, **budget)  # one pack: handed over by default
         assert result.status == "unsolvable"
-        # Without the hand-over best-first would visit every position again: cut + all.
         assert result.nodes <= exhausted_in + 100, (share, result.nodes)
+        # Without the hand-over best-first visits every position again.
+        again = solitaire.solve(state, **budget, hand_over=False)
+        assert (again.status, again.nodes) == ("unsolvable", cut + exhausted_in), share
 
 
 def test_a_depth_first_pass_cut_anywhere_never_hides_a_win_from_best_first() -> None:
