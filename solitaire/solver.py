@@ -202,6 +202,7 @@ def search_from(
     deadline: float = float("inf"),
     clock: Callable[[], float] = time.process_time,
     depth_first_nodes: int = 0,
+    hand_over: bool = False,
 ) -> tuple[str, int, list[Action]]:
     """Search from a model position (not an engine state) within ``max_nodes``.
 
@@ -212,6 +213,8 @@ def search_from(
     :param depth_first_nodes: positions for a depth-first pass first (0 for none). A
         win or a proved loss there is the answer (with the root's score); otherwise
         best-first searches with the positions left.
+    :param hand_over: best-first skips the positions the pass finished with (as in
+        ``solve``); the score it reports is then the best among the positions it saw.
     """
     root, made = model.settle(position)
     if model.won(root):
@@ -223,6 +226,8 @@ def search_from(
             return status, model.score(root) if status != SOLVED else 0, path
         max_nodes = max(max_nodes - probe.nodes, 1)
     search: _Search[P] = _Search(model, clock, deadline, max_nodes)
+    if hand_over and depth_first_nodes > 0:
+        search.dead = probe.dead
     search.best_score = model.score(root)
     status, path = search.best_first(root, made)
     if status != SOLVED:

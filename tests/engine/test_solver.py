@@ -550,3 +550,16 @@ def test_a_depth_first_pass_cut_anywhere_never_hides_a_win_from_best_first() -> 
             result = solitaire.solve(state, timeout=600, max_nodes=10**6, depth_first_nodes=cut)
             assert result.status == "solved", cut
             assert replays_to_a_win(state, result.moves)
+
+
+def test_the_hints_search_can_hand_over_too() -> None:
+    """``search_from`` (the hint's search) with ``hand_over``: after a pass cut at half
+    of a lost deal's space, the positions left prove the loss; without it they do not."""
+    state = solitaire.new_game("klondike", seed=40, draw=3)
+    model = solver_klondike.KlondikeModel(state)
+    root = model.start(state)
+    budget = 5671 + 100  # the deal's whole space (above), and a little
+    kept = search_from(model, root, budget, depth_first_nodes=5671 // 2, hand_over=True)
+    assert kept[0] == "unsolvable"
+    again = search_from(model, root, budget, depth_first_nodes=5671 // 2)
+    assert again[0] == "unknown"
