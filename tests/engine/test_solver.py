@@ -180,20 +180,22 @@ def test_klondike_cards_are_dug_off_two_foundations_in_turn() -> None:
     assert sum(1 for m in result.moves if m.source.startswith("f")) >= 19  # KS-4S, KH-5H down
 
 
+# The 3H must move to free the 4D and 2H below it, and the only black 4 is the 4S,
+# under the 5S. Nothing is ever played onto the 5S (the 4H and 4D that would fit are
+# face down): it comes down onto the 6D only so that the 4S can come down onto the 5D
+# and take the 3H. A solver that brings a card down only to build on it calls this lost.
+DUG_BELOW = {
+    "f1": suit_run("S", "A", "5"),
+    "f2": suit_run("D", "A", "3"),
+    "f3": ["AH"],
+    "t1": ["2h", "4d", "3H"],
+    "t2": ["4h", "6D"],
+    "t4": ["5D"],
+}
+
+
 def test_klondike_a_card_comes_down_only_to_uncover_the_one_below_it() -> None:
-    # The 3H must move to free the 4D and 2H below it, and the only black 4 is the 4S,
-    # under the 5S. Nothing is ever played onto the 5S (the 4H and 4D that would fit are
-    # face down): it comes down onto the 6D only so that the 4S can come down onto the
-    # 5D and take the 3H. A solver that brings a card down only to build on it calls
-    # this lost.
-    position = {
-        "f1": suit_run("S", "A", "5"),
-        "f2": suit_run("D", "A", "3"),
-        "f3": ["AH"],
-        "t1": ["2h", "4d", "3H"],
-        "t2": ["4h", "6D"],
-        "t4": ["5D"],
-    }
+    position = DUG_BELOW
     state = solitaire.load("klondike", position, draw=1)
     result = solve(state)
     assert result.status == "solved" and replays_to_a_win(state, result.moves)
@@ -534,15 +536,7 @@ def test_a_depth_first_pass_cut_anywhere_never_hides_a_win_from_best_first() -> 
     only win may lie beyond one of them. In the two dig positions the win is a single
     narrow line (handing over the stack too loses it when the pass is cut after 3 to 29
     positions); wherever the pass is cut, each stays solved and its line replays."""
-    dug_below = {
-        "f1": suit_run("S", "A", "5"),
-        "f2": suit_run("D", "A", "3"),
-        "f3": ["AH"],
-        "t1": ["2h", "4d", "3H"],
-        "t2": ["4h", "6D"],
-        "t4": ["5D"],
-    }
-    for position, draw in ((DIG, 3), (dug_below, 1)):
+    for position, draw in ((DIG, 3), (DUG_BELOW, 1)):
         state = solitaire.load("klondike", position, draw=draw)
         whole = solitaire.solve(state, timeout=600, max_nodes=10**6, depth_first_nodes=10**5)
         assert whole.status == "solved"
