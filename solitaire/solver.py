@@ -95,6 +95,14 @@ class Model(Protocol[P]):
 
     def score(self, position: P) -> int: ...
 
+    def native_depth_first(
+        self, root: P, max_nodes: int | None, deadline: float, clock: Callable[[], float]
+    ) -> tuple[str, int, list[Action]] | None:
+        """``_Search.depth_first`` from ``root`` in compiled code, visiting the same
+        positions in the same order (status, nodes, the actions after ``root``); None
+        where the model has no such search for these rules."""
+        ...
+
 
 def model_for(state: State) -> Model[object]:
     """The search model of the state's game. :raises ValueError: for Double Solitaire."""
@@ -120,6 +128,7 @@ def solve(
     depth_first_nodes: int | None = None,
     depth_first_share: float | None = None,
     hand_over: bool | None = None,
+    native: bool = True,
 ) -> SolveResult:
     """Search for a win from ``state``.
 
@@ -137,7 +146,11 @@ def solve(
     :param depth_first_share: the share of ``timeout`` the depth-first pass may take
         (0 for no pass); ``None`` takes the model's ``depth_first_share``.
     :param hand_over: whether best-first skips the positions the depth-first pass
-        finished with; ``None`` takes the model's ``hand_over_finished``.
+        finished with; ``None`` takes the model's ``hand_over_finished``. The C pass
+        (below) keeps no positions to hand over, so with it best-first starts afresh.
+    :param native: let the depth-first pass run in the model's compiled search where
+        it has one (one-pack Klondike, draw three: ``_klondike_dfs.c``); False runs the
+        Python reference, which visits the same positions.
     :raises ValueError: for a game the solver does not play, or ``thoughtful=False``.
     """
     if not thoughtful:
@@ -164,7 +177,7 @@ def solve(
             first_cap: int | None = max(min(depth_first_nodes or DEPTH_FIRST_NODES, max_nodes // 4), 1)
         else:
             first_cap = depth_first_nodes
-        probe = _Search(model, clock, started + timeout * depth_first_share, first_cap)
+        probe = _Search(model, clock, started + timeout * depth_first_share, first_cap, native=native)
         status, path = probe.run(state, strategy="depth")
         nodes = probe.nodes
         if status != UNKNOWN or clock() > deadline:
@@ -203,6 +216,7 @@ def search_from(
     clock: Callable[[], float] = time.process_time,
     depth_first_nodes: int = 0,
     hand_over: bool = False,
+    native: bool = True,
 ) -> tuple[str, int, list[Action]]:
     """Search from a model position (not an engine state) within ``max_nodes``.
 
@@ -215,12 +229,14 @@ def search_from(
         best-first searches with the positions left.
     :param hand_over: best-first skips the positions the pass finished with (as in
         ``solve``); the score it reports is then the best among the positions it saw.
+    :param native: run the depth-first pass in compiled code where the model has it
+        (the same positions as the Python pass; see ``solve``).
     """
     root, made = model.settle(position)
     if model.won(root):
         return SOLVED, model.score(root), made
     if depth_first_nodes > 0:
-        probe: _Search[P] = _Search(model, clock, deadline, min(depth_first_nodes, max_nodes))
+        probe: _Search[P] = _Search(model, clock, deadline, min(depth_first_nodes, max_nodes), native=native)
         status, path = probe.depth_first(root, made)
         if status != UNKNOWN:
             return status, model.score(root) if status != SOLVED else 0, path
@@ -239,9 +255,16 @@ class _Search(Generic[P]):
     """Depth-first search with a transposition table over a model's positions."""
 
     def __init__(
-        self, model: Model[P], clock: Callable[[], float], deadline: float, max_nodes: int | None
+        self,
+        model: Model[P],
+        clock: Callable[[], float],
+        deadline: float,
+        max_nodes: int | None,
+        native: bool = False,
     ) -> None:
         self.model = model
+        # Whether ``depth_first`` may hand the work to the model's compiled search.
+        self.native = native
         self.clock = clock
         self.deadline = deadline
         self.max_nodes = max_nodes
@@ -272,6 +295,11 @@ class _Search(Generic[P]):
         without losing a win (docs/winnability.md, "Finished positions carried over").
         """
         model = self.model
+        if self.native:
+            answer = model.native_depth_first(root, self.max_nodes, self.deadline, self.clock)
+            if answer is not None:
+                status, self.nodes, line = answer
+                return status, made + line if status == SOLVED else []
         key = model.key
         won = model.won
         moves = model.moves

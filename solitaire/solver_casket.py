@@ -18,7 +18,7 @@ This module must not know about web pages or hints, and it never changes the eng
 
 from __future__ import annotations
 
-from collections.abc import Hashable
+from collections.abc import Callable, Hashable
 
 from .base import State
 from .casket import Casket
@@ -298,6 +298,12 @@ class CasketModel:
                     most_urgent = need
         w_left, w_block, w_space, w_jewels = CASKET_WEIGHTS
         return w_left * left + w_block * blockers - w_space * spaces + w_jewels * jewels
+
+    def native_depth_first(
+        self, root: Position, max_nodes: int | None, deadline: float, clock: Callable[[], float]
+    ) -> tuple[str, int, list[Action]] | None:
+        """Casket has no compiled depth-first search: the Python one runs."""
+        return None
 
     def expand(self, action: Action, state: State) -> list[Move]:
         """The engine move for ``action`` from the engine position ``state``."""

@@ -29,13 +29,15 @@ This module must not know about web pages or hints, and it never changes the eng
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable, Hashable, Iterator
+from typing import Any
 
 from .base import FOUNDATION, State, fits_foundation
 from .cards import FACE_DOWN
 from .klondike_like import KlondikeLike
 from .moves import Move
-from .solver import DEPTH_FIRST_NODES, DEPTH_FIRST_SHARE
+from .solver import DEPTH_FIRST_NODES, DEPTH_FIRST_SHARE, SOLVED, UNKNOWN, UNSOLVABLE
 
 Position = tuple[bytes, tuple[bytes, ...], bytes, int, int]
 # A primitive action is (kind, a, b, c), kinds below; a step is one or more of them.
@@ -70,6 +72,20 @@ KLONDIKE_WEIGHTS = (2, 6, 6, 8)
 # among them (docs/winnability.md).
 JOSEPHINE_WEIGHTS = (2, 10, 6, 0)
 _CACHE_LIMIT = 200_000
+# The native depth-first search's statuses, in its order.
+_NATIVE_STATUS = (SOLVED, UNSOLVABLE, UNKNOWN)
+
+
+def _load_native() -> Any | None:
+    """The C port of the depth-first search (``_klondike_dfs.c``), built by ``make
+    install``; None without a build, when the Python search below does the work."""
+    try:
+        return importlib.import_module("solitaire._klondike_dfs")
+    except ImportError:
+        return None
+
+
+_NATIVE = _load_native()
 
 
 class KlondikeModel:
@@ -140,6 +156,19 @@ class KlondikeModel:
         for card in range(4, 56):
             for taken in self._takes[card]:
                 self._holders[taken] += (card,)
+        # The C depth-first search plays one pack, alternating colours, unlimited
+        # passes and draws of two or more (draw one brings the bridges and climbs,
+        # which stay Python's); it gets the tables above as one bytes object.
+        self.native: bytes | None = None
+        if (
+            _NATIVE is not None
+            and self.decks == 1
+            and not self.same_suit
+            and self.max_passes is None
+            and self.draw >= 2
+            and len(self.seat.tableau) <= 10
+        ):
+            self.native = self._native_config()
 
     # --- setting up ---------------------------------------------------------------
 
@@ -225,6 +254,50 @@ class KlondikeModel:
         talon = bytes(c & 63 for c in waste) + bytes(c & 63 for c in reversed(stock))
         passes = state.counters[seat.passes_counter]
         return (bytes(found), piles, talon, len(waste), passes)
+
+    def _native_config(self) -> bytes:
+        """The tables ``_klondike_dfs.c`` reads (its CFG_* layout): settings, goal
+        heights, each card's safety conditions and each card's holders."""
+        blob = bytearray(16 + 64 * 7 + 64 * 3)
+        blob[0] = len(self.seat.tableau)
+        blob[1] = self.draw
+        blob[2] = int(self.whole)
+        blob[3] = int(self.f2t)
+        blob[4] = int(self.any_space)
+        blob[5] = int(self.check_dead)
+        blob[6:10] = bytes(self._goal)
+        for card in range(64):
+            at = 16 + 7 * card
+            conditions = self._safe[card]
+            if conditions is None:
+                blob[at] = 255
+            else:
+                if len(conditions) > 3:
+                    raise ValueError("more safety conditions than the native search holds")
+                blob[at] = len(conditions)
+                for k, (slot, height) in enumerate(conditions):
+                    blob[at + 1 + 2 * k] = slot
+                    blob[at + 2 + 2 * k] = height
+            holders = self._holders[card]
+            at = 16 + 64 * 7 + 3 * card
+            if len(holders) > 2:
+                raise ValueError("more holders than the native search holds")
+            blob[at] = len(holders)
+            for k, holder in enumerate(holders):
+                blob[at + 1 + k] = holder
+        return bytes(blob)
+
+    def native_depth_first(
+        self, root: Position, max_nodes: int | None, deadline: float, clock: Callable[[], float]
+    ) -> tuple[str, int, list[Action]] | None:
+        """``_Search.depth_first`` from ``root`` in C: the same positions in the same
+        order, so the same status, node count and line (the actions after ``root``).
+        None where the C search does not play these rules, or is not built."""
+        if self.native is None or _NATIVE is None:
+            return None
+        status, nodes, path = _NATIVE.depth_first(self.native, root, max_nodes, deadline, clock)
+        actions: list[Action] = [(a[0], a[1], a[2], a[3]) for a in path]
+        return _NATIVE_STATUS[status], nodes, actions
 
     # --- the search interface -------------------------------------------------------
 

@@ -522,7 +522,8 @@ def test_positions_the_depth_first_pass_finished_with_are_not_searched_again(
     assert (alone.status, alone.nodes) == ("unsolvable", exhausted_in)
     for share in (0.1, 0.5, 0.9):
         cut = int(exhausted_in * share)
-        budget = {"timeout": 600, "max_nodes": 10 * exhausted_in, "depth_first_nodes": cut}
+        # The Python pass: the C one (the default here) keeps nothing to hand over.
+        budget = {"timeout": 600, "max_nodes": 10 * exhausted_in, "depth_first_nodes": cut, "native": False}
         result = solitaire.solve(state, **budget)  # one pack: handed over by default
         assert result.status == "unsolvable"
         assert result.nodes <= exhausted_in + 100, (share, result.nodes)
@@ -538,10 +539,10 @@ def test_a_depth_first_pass_cut_anywhere_never_hides_a_win_from_best_first() -> 
     positions); wherever the pass is cut, each stays solved and its line replays."""
     for position, draw in ((DIG, 3), (DUG_BELOW, 1)):
         state = solitaire.load("klondike", position, draw=draw)
-        whole = solitaire.solve(state, timeout=600, max_nodes=10**6, depth_first_nodes=10**5)
+        whole = solitaire.solve(state, timeout=600, max_nodes=10**6, depth_first_nodes=10**5, native=False)
         assert whole.status == "solved"
         for cut in range(1, whole.nodes + 1):
-            result = solitaire.solve(state, timeout=600, max_nodes=10**6, depth_first_nodes=cut)
+            result = solitaire.solve(state, timeout=600, max_nodes=10**6, depth_first_nodes=cut, native=False)
             assert result.status == "solved", cut
             assert replays_to_a_win(state, result.moves)
 
@@ -553,7 +554,7 @@ def test_the_hints_search_can_hand_over_too() -> None:
     model = solver_klondike.KlondikeModel(state)
     root = model.start(state)
     budget = 5671 + 100  # the deal's whole space (above), and a little
-    kept = search_from(model, root, budget, depth_first_nodes=5671 // 2, hand_over=True)
+    kept = search_from(model, root, budget, depth_first_nodes=5671 // 2, hand_over=True, native=False)
     assert kept[0] == "unsolvable"
-    again = search_from(model, root, budget, depth_first_nodes=5671 // 2)
+    again = search_from(model, root, budget, depth_first_nodes=5671 // 2, native=False)
     assert again[0] == "unknown"

@@ -1,0 +1,786 @@
+/* The depth-first search of solver_klondike's model, in C, for one-pack Klondike with
+ * unlimited passes and a draw of two or more.
+ *
+ * It is a line-for-line port of three pieces of Python that stay the reference:
+ * ``KlondikeModel.moves`` (with its dead-end test), ``KlondikeModel.settle`` and
+ * ``_Search.depth_first`` in solver.py. Given the same root and node budget it visits
+ * the same positions in the same order and returns the same status, node count and
+ * winning line (tests/engine/test_native_dfs.py checks that on many deals). What it
+ * gains is speed: no Python objects per position, moves made on a copied struct.
+ *
+ * The one difference is the transposition table. Python keeps every position's key;
+ * this keeps a 128-bit hash of the same canonical key (foundations, talon, the waste
+ * size unless it is merged, the tableau piles sorted). Two different positions would
+ * have to share all 128 bits for the search to skip one wrongly; over the hundred
+ * million positions of the longest run that chance is below 10^-20
+ * (docs/winnability.md, "The depth-first pass in C").
+ *
+ * The model's tables (which cards may go up safely, which cards hold which, the goal
+ * heights) are computed in Python by ``KlondikeModel`` and handed over as one bytes
+ * object, so the rules of safety live in one place. This file knows nothing of engine
+ * states, views or the web app.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define FACE_DOWN 64
+#define MAX_PILES 10
+#define MAX_PILE 40
+#define MAX_TALON 52
+#define MAX_MOVES 1024
+#define MAX_AUTO 64
+#define CLOCK_EVERY 512
+
+enum { T2F = 0, T2T = 1, TALON2F = 2, TALON2T = 3, F2T = 4 };
+enum { PRI_UP = 22, PRI_TALON_UP = 22, PRI_TALON = 24, PRI_DOWN = 40 };
+static const int PRI_REASON[4] = {0, 26, 28, 30};
+
+/* Config blob layout (built by KlondikeModel.native_config). */
+#define CFG_SAFE 16
+#define CFG_HOLDERS (CFG_SAFE + 64 * 7)
+#define CFG_SIZE (CFG_HOLDERS + 64 * 3)
+
+typedef struct {
+    int npiles, draw, whole, f2t, any_space, check_dead;
+    uint8_t goal[4];
+    int safe_count[64]; /* -1: never safe */
+    uint8_t safe_slot[64][3], safe_height[64][3];
+    int holder_count[64];
+    uint8_t holders[64][2];
+} Config;
+
+typedef struct {
+    uint8_t found[4];
+    uint8_t n[MAX_PILES];
+    uint8_t pile[MAX_PILES][MAX_PILE];
+    uint8_t talon[MAX_TALON];
+    uint8_t tn, w;
+    int passes;
+} Pos;
+
+typedef struct {
+    uint8_t kind, a, b, c;
+} Act;
+
+typedef struct {
+    int pri;
+    Act act;
+} Scored;
+
+static int is_red(int suit) { return suit == 1 || suit == 2; }
+
+/* ------------------------------------------------------------------ hash set */
+
+typedef struct {
+    uint64_t *slots; /* pairs */
+    size_t cap, used;
+} HashSet;
+
+static uint64_t mix64(uint64_t x) {
+    x ^= x >> 33;
+    x *= 0xff51afd7ed558ccdULL;
+    x ^= x >> 33;
+    x *= 0xc4ceb9fe1a85ec53ULL;
+    x ^= x >> 33;
+    return x;
+}
+
+static void hash_bytes(const uint8_t *data, size_t len, uint64_t *out1, uint64_t *out2) {
+    uint64_t h1 = 0x9E3779B97F4A7C15ULL ^ len, h2 = 0xC2B2AE3D27D4EB4FULL + len * 0x165667B19E3779F9ULL;
+    size_t i = 0;
+    while (i < len) {
+        uint64_t v = 0;
+        size_t take = len - i < 8 ? len - i : 8;
+        memcpy(&v, data + i, take);
+        i += take;
+        h1 = (h1 ^ v) * 0x100000001b3ULL;
+        h1 = (h1 << 31) | (h1 >> 33);
+        h2 = (h2 + v) * 0x9FB21C651E98DF25ULL;
+        h2 ^= h2 >> 29;
+    }
+    h1 = mix64(h1);
+    h2 = mix64(h2 ^ h1 * 0x2545F4914F6CDD1DULL);
+    if (h1 == 0 && h2 == 0) h1 = 1;
+    *out1 = h1;
+    *out2 = h2;
+}
+
+static int set_init(HashSet *s, size_t cap) {
+    s->cap = cap;
+    s->used = 0;
+    s->slots = calloc(cap * 2, sizeof(uint64_t));
+    return s->slots != NULL;
+}
+
+static int set_add_raw(uint64_t *slots, size_t cap, uint64_t h1, uint64_t h2) {
+    size_t mask = cap - 1, i = (size_t)(h1 ^ (h2 >> 7)) & mask;
+    for (;;) {
+        uint64_t *slot = slots + 2 * i;
+        if (slot[0] == 0 && slot[1] == 0) {
+            slot[0] = h1;
+            slot[1] = h2;
+            return 1;
+        }
+        if (slot[0] == h1 && slot[1] == h2) return 0;
+        i = (i + 1) & mask;
+    }
+}
+
+/* 1: added; 0: already there; -1: out of memory. */
+static int set_add(HashSet *s, uint64_t h1, uint64_t h2) {
+    if ((s->used + 1) * 2 > s->cap) {
+        size_t cap = s->cap * 2;
+        uint64_t *slots = calloc(cap * 2, sizeof(uint64_t));
+        if (!slots) return -1;
+        for (size_t i = 0; i < s->cap; i++) {
+            uint64_t *old = s->slots + 2 * i;
+            if (old[0] || old[1]) set_add_raw(slots, cap, old[0], old[1]);
+        }
+        free(s->slots);
+        s->slots = slots;
+        s->cap = cap;
+    }
+    int added = set_add_raw(s->slots, s->cap, h1, h2);
+    s->used += added;
+    return added;
+}
+
+/* ------------------------------------------------------------------ the model */
+
+static void pos_key(const Config *cfg, const Pos *p, uint64_t *h1, uint64_t *h2) {
+    uint8_t buf[4 + 1 + MAX_TALON + 1 + MAX_PILES * (MAX_PILE + 1)];
+    size_t len = 0;
+    memcpy(buf, p->found, 4);
+    len = 4;
+    buf[len++] = p->tn;
+    memcpy(buf + len, p->talon, p->tn);
+    len += p->tn;
+    /* Unlimited passes: an exhausted stock and any waste size that is a multiple of
+     * the draw count are one position (as KlondikeModel.key). */
+    int merged = p->w == p->tn || p->w % cfg->draw == 0;
+    buf[len++] = merged ? 0 : p->w;
+    int order[MAX_PILES];
+    for (int i = 0; i < cfg->npiles; i++) {
+        int j = i;
+        while (j > 0) {
+            int o = order[j - 1];
+            int na = p->n[o], nb = p->n[i];
+            int m = na < nb ? na : nb;
+            int c = memcmp(p->pile[o], p->pile[i], m);
+            if (c < 0 || (c == 0 && na <= nb)) break;
+            order[j] = o;
+            j--;
+        }
+        order[j] = i;
+    }
+    for (int k = 0; k < cfg->npiles; k++) {
+        int i = order[k];
+        buf[len++] = p->n[i];
+        memcpy(buf + len, p->pile[i], p->n[i]);
+        len += p->n[i];
+    }
+    hash_bytes(buf, len, h1, h2);
+}
+
+static int won(const Config *cfg, const Pos *p) {
+    if (p->tn) return 0;
+    for (int i = 0; i < cfg->npiles; i++)
+        if (p->n[i]) return 0;
+    return 1;
+}
+
+static uint64_t fit_mask(const Pos *p) {
+    uint64_t fit = 0;
+    for (int s = 0; s < 4; s++)
+        if (p->found[s] < 13) fit |= 1ULL << (((p->found[s] + 1) << 2) | s);
+    return fit;
+}
+
+static int is_safe(const Config *cfg, const uint8_t *found, int card) {
+    int count = cfg->safe_count[card];
+    if (count < 0) return 0;
+    for (int k = 0; k < count; k++)
+        if (found[cfg->safe_slot[card][k]] < cfg->safe_height[card][k]) return 0;
+    return 1;
+}
+
+static void uncover(Pos *p, int i) {
+    if (p->n[i] && (p->pile[i][p->n[i] - 1] & FACE_DOWN)) p->pile[i][p->n[i] - 1] &= 63;
+}
+
+static void talon_remove(Pos *p, int at) {
+    memmove(p->talon + at - 1, p->talon + at, p->tn - at);
+    p->tn--;
+}
+
+/* 0 on success, -1 when a pile would overflow (never in Klondike). */
+static int play_one(Pos *p, Act a) {
+    switch (a.kind) {
+    case T2F: {
+        int i = a.a;
+        int card = p->pile[i][p->n[i] - 1];
+        p->found[card & 3] = card >> 2;
+        p->n[i]--;
+        uncover(p, i);
+        break;
+    }
+    case T2T: {
+        int i = a.a, j = a.b, count = a.c;
+        if (p->n[j] + count > MAX_PILE) return -1;
+        memcpy(p->pile[j] + p->n[j], p->pile[i] + p->n[i] - count, count);
+        p->n[j] += count;
+        p->n[i] -= count;
+        uncover(p, i);
+        break;
+    }
+    case TALON2F:
+    case TALON2T: {
+        int at = a.a, turn = a.b;
+        int card = p->talon[at - 1];
+        talon_remove(p, at);
+        p->w = at - 1;
+        p->passes += turn;
+        if (a.kind == TALON2F) {
+            p->found[card & 3] = card >> 2;
+        } else {
+            int j = a.c;
+            if (p->n[j] + 1 > MAX_PILE) return -1;
+            p->pile[j][p->n[j]++] = card;
+        }
+        break;
+    }
+    default: { /* F2T */
+        int card = a.a, j = a.b;
+        if (p->n[j] + 1 > MAX_PILE) return -1;
+        p->found[card & 3] = (card >> 2) - 1;
+        p->pile[j][p->n[j]++] = card;
+        break;
+    }
+    }
+    return 0;
+}
+
+/* Safe foundation moves, as KlondikeModel.settle (draw of two or more: tableau only). */
+static int settle(const Config *cfg, Pos *p, Act *made, int *nmade) {
+    for (;;) {
+        uint64_t fit = fit_mask(p);
+        uint64_t candidates = 0;
+        for (int c = 0; c < 64; c++)
+            if ((fit >> c & 1) && is_safe(cfg, p->found, c)) candidates |= 1ULL << c;
+        if (!candidates) return 0;
+        int found_one = -1;
+        for (int i = 0; i < cfg->npiles; i++) {
+            if (!p->n[i]) continue;
+            int top = p->pile[i][p->n[i] - 1];
+            if (top < 64 && (candidates >> top & 1)) {
+                found_one = i;
+                break;
+            }
+        }
+        if (found_one < 0) return 0;
+        Act a = {T2F, (uint8_t)found_one, 0, 0};
+        if (*nmade >= MAX_AUTO) return -1;
+        made[(*nmade)++] = a;
+        play_one(p, a);
+    }
+}
+
+static void run_tops(const uint8_t *pile, int n, int *result) {
+    for (int idx = n - 1; idx >= 0; idx--) {
+        if (idx == n - 1) {
+            result[idx] = idx;
+            continue;
+        }
+        int lower = pile[idx + 1], upper = pile[idx];
+        if (!((upper | lower) & FACE_DOWN) && (upper >> 2) == (lower >> 2) + 1 &&
+            is_red(upper & 3) != is_red(lower & 3))
+            result[idx] = result[idx + 1];
+        else
+            result[idx] = idx;
+    }
+}
+
+/* KlondikeModel.dead_end: a sound relaxation (see its docstring). */
+static int dead_end(const Config *cfg, const Pos *p) {
+    uint64_t in_talon = 0;
+    for (int k = 0; k < p->tn; k++) in_talon |= 1ULL << p->talon[k];
+    int up[4];
+    for (int s = 0; s < 4; s++) up[s] = p->found[s];
+    uint8_t exposed[64] = {0}, departed[64] = {0};
+    int tops[MAX_PILES][MAX_PILE];
+    for (int i = 0; i < cfg->npiles; i++) {
+        if (p->n[i]) {
+            exposed[p->pile[i][p->n[i] - 1] & 63] = 1;
+            run_tops(p->pile[i], p->n[i], tops[i]);
+        }
+    }
+    int changed = 1;
+    while (changed) {
+        changed = 0;
+        for (int s = 0; s < 4; s++) {
+            int height = up[s];
+            while (height < 13) {
+                int card = ((height + 1) << 2) | s;
+                if ((in_talon >> card & 1) || exposed[card])
+                    height++;
+                else
+                    break;
+            }
+            if (height != up[s]) {
+                up[s] = height;
+                changed = 1;
+            }
+        }
+        if (up[0] == cfg->goal[0] && up[1] == cfg->goal[1] && up[2] == cfg->goal[2] && up[3] == cfg->goal[3])
+            return 0;
+        for (int i = 0; i < cfg->npiles; i++) {
+            int n = p->n[i];
+            if (!n) continue;
+            const uint8_t *pile = p->pile[i];
+            for (int idx = n - 1; idx >= 0; idx--) {
+                int card = pile[idx] & 63;
+                if (departed[card]) continue;
+                int rank = card >> 2;
+                int leaves = exposed[card] && up[card & 3] >= rank - 1;
+                if (!leaves) {
+                    int held = 0;
+                    if (rank == 13) {
+                        held = idx > 0;
+                    } else {
+                        for (int h = 0; h < cfg->holder_count[card]; h++) {
+                            int holder = cfg->holders[card][h];
+                            if ((in_talon >> holder & 1) || exposed[holder] ||
+                                (cfg->f2t && up[holder & 3] >= holder >> 2)) {
+                                held = 1;
+                                break;
+                            }
+                        }
+                    }
+                    if (held) {
+                        int top = tops[i][idx];
+                        if (top == n - 1) {
+                            leaves = 1;
+                        } else {
+                            for (int k = idx + 1; k < top + 2; k++) {
+                                if (departed[pile[k] & 63]) {
+                                    leaves = 1;
+                                    break;
+                                }
+                            }
+                        }
+                    }
+                }
+                if (leaves) {
+                    departed[card] = 1;
+                    changed = 1;
+                    if (idx) exposed[pile[idx - 1] & 63] = 1;
+                }
+            }
+        }
+    }
+    return !(up[0] == cfg->goal[0] && up[1] == cfg->goal[1] && up[2] == cfg->goal[2] && up[3] == cfg->goal[3]);
+}
+
+static int may_come_down(const Pos *p, int card, uint64_t movable) {
+    int height = card >> 2, suit = card & 3;
+    for (int other = 0; other < 4; other++) {
+        if (is_red(other) == is_red(suit)) continue;
+        if (p->found[other]) return 1;
+        for (int rank = 1; rank < height; rank++)
+            if (movable >> ((rank << 2) | other) & 1) return 1;
+    }
+    return 0;
+}
+
+static void add(Scored *out, int *n, int pri, int kind, int a, int b, int c) {
+    if (*n >= MAX_MOVES) return; /* never reached: at most a few hundred moves */
+    out[*n].pri = pri;
+    out[*n].act.kind = (uint8_t)kind;
+    out[*n].act.a = (uint8_t)a;
+    out[*n].act.b = (uint8_t)b;
+    out[*n].act.c = (uint8_t)c;
+    (*n)++;
+}
+
+/* KlondikeModel.moves for one pack, unlimited passes, draw of two or more. */
+static int gen_moves(const Config *cfg, const Pos *p, Scored *out) {
+    int count = 0;
+    if (cfg->check_dead && dead_end(cfg, p)) return 0;
+    uint64_t fit = fit_mask(p);
+    int npiles = cfg->npiles;
+    int first_empty = -1;
+    /* wanted[card]: target piles in pile order. */
+    int8_t wanted[64][MAX_PILES];
+    uint8_t nwanted[64] = {0};
+    for (int j = 0; j < npiles; j++) {
+        if (!p->n[j]) {
+            if (first_empty < 0) first_empty = j;
+            continue;
+        }
+        int top = p->pile[j][p->n[j] - 1];
+        if (top & FACE_DOWN) continue;
+        int rank = top >> 2;
+        if (rank == 1) continue;
+        int s1 = is_red(top & 3) ? 0 : 1, s2 = is_red(top & 3) ? 3 : 2;
+        int c1 = ((rank - 1) << 2) | s1, c2 = ((rank - 1) << 2) | s2;
+        wanted[c1][nwanted[c1]++] = (int8_t)j;
+        wanted[c2][nwanted[c2]++] = (int8_t)j;
+    }
+    int space_ok = first_empty >= 0;
+    uint64_t movable = 0;
+    for (int k = 0; k < p->tn; k++) movable |= 1ULL << p->talon[k];
+
+    for (int i = 0; i < npiles; i++) {
+        const uint8_t *pile = p->pile[i];
+        int size = p->n[i];
+        int start, hidden = 0;
+        if (size == 0 || (pile[size - 1] & FACE_DOWN)) {
+            start = size;
+        } else {
+            start = size - 1;
+            while (start > 0) {
+                int lower = pile[start], upper = pile[start - 1];
+                if ((upper & FACE_DOWN) || (upper >> 2) != (lower >> 2) + 1) break;
+                if (is_red(upper & 3) == is_red(lower & 3)) break;
+                start--;
+            }
+        }
+        for (int k = 0; k < size; k++)
+            if (pile[k] & FACE_DOWN) hidden++;
+        if (start >= size) continue;
+        for (int k = start; k < size; k++) movable |= 1ULL << pile[k];
+        int top = pile[size - 1];
+        int reveal = 20 - 2 * hidden;
+        if (fit >> top & 1) {
+            if (hidden && (pile[size - 2] & FACE_DOWN))
+                add(out, &count, reveal, T2F, i, 0, 0);
+            else
+                add(out, &count, PRI_UP, T2F, i, 0, 0);
+        }
+        int last = cfg->whole ? start + 1 : size;
+        for (int k = start; k < last; k++) {
+            int base = pile[k];
+            int reason;
+            if (k == 0)
+                reason = 2;
+            else if (pile[k - 1] & FACE_DOWN)
+                reason = 0;
+            else if (k == start)
+                reason = 1;
+            else if (pile[k - 1] < 64 && (fit >> pile[k - 1] & 1))
+                reason = 3;
+            else
+                continue;
+            int priority = reason == 0 ? reveal : PRI_REASON[reason];
+            for (int t = 0; t < nwanted[base]; t++) {
+                int j = wanted[base][t];
+                if (j != i) add(out, &count, priority, T2T, i, j, size - k);
+            }
+            if (space_ok && reason != 2 && (cfg->any_space || base >> 2 == 13))
+                add(out, &count, reason == 0 ? priority : priority + 1, T2T, i, first_empty, size - k);
+        }
+    }
+
+    if (cfg->f2t) {
+        int tops[4], ntops = 0;
+        for (int s = 0; s < 4; s++) {
+            if (p->found[s]) {
+                tops[ntops++] = (p->found[s] << 2) | s;
+                movable |= 1ULL << ((p->found[s] << 2) | s);
+            }
+        }
+        for (int t = 0; t < ntops; t++) {
+            int card = tops[t];
+            int height = card >> 2;
+            if (is_safe(cfg, p->found, card) || !may_come_down(p, card, movable)) continue;
+            for (int k = 0; k < nwanted[card]; k++) add(out, &count, PRI_DOWN, F2T, card, wanted[card][k], 0);
+            if (space_ok && (cfg->any_space || height == 13)) add(out, &count, PRI_DOWN, F2T, card, first_empty, 0);
+        }
+    }
+
+    if (p->tn) {
+        /* KlondikeModel.talon_positions, unlimited passes. */
+        int size = p->tn, draw = cfg->draw, w = p->w;
+        int at_list[2 * MAX_TALON + 2], turn_list[2 * MAX_TALON + 2], nreach = 0;
+        uint8_t seen[MAX_TALON + 1] = {0};
+        if (w) {
+            at_list[nreach] = w;
+            turn_list[nreach++] = 0;
+            seen[w] = 1;
+        }
+        int q = w;
+        while (q < size) {
+            q = q + draw < size ? q + draw : size;
+            at_list[nreach] = q;
+            turn_list[nreach++] = 0;
+            seen[q] = 1;
+        }
+        q = 0;
+        while (q < size) {
+            q = q + draw < size ? q + draw : size;
+            if (!seen[q]) {
+                at_list[nreach] = q;
+                turn_list[nreach++] = 1;
+            }
+        }
+        for (int r = 0; r < nreach; r++) {
+            int at = at_list[r], turn = turn_list[r];
+            int card = p->talon[at - 1];
+            int cost = turn + (at >= w ? at - w : at) / draw;
+            if (fit >> card & 1) add(out, &count, PRI_TALON_UP + cost, TALON2F, at, turn, 0);
+            for (int t = 0; t < nwanted[card]; t++)
+                add(out, &count, PRI_TALON + cost, TALON2T, at, turn, wanted[card][t]);
+            if (space_ok && (cfg->any_space || card >> 2 == 13))
+                add(out, &count, PRI_TALON + 1 + cost, TALON2T, at, turn, first_empty);
+        }
+    }
+    /* A stable sort by priority, as Python's sort. */
+    for (int i = 1; i < count; i++) {
+        Scored item = out[i];
+        int j = i - 1;
+        while (j >= 0 && out[j].pri > item.pri) {
+            out[j + 1] = out[j];
+            j--;
+        }
+        out[j + 1] = item;
+    }
+    return count;
+}
+
+/* ------------------------------------------------------------------ the search */
+
+typedef struct {
+    Pos pos;
+    int mstart, mcount, cursor;
+    int astart, acount; /* the actions that led here: the step, then automatic moves */
+} Frame;
+
+typedef struct {
+    void *data;
+    size_t size, cap, item;
+} Vec;
+
+static int vec_reserve(Vec *v, size_t need) {
+    if (need <= v->cap) return 0;
+    size_t cap = v->cap ? v->cap : 64;
+    while (cap < need) cap *= 2;
+    void *data = realloc(v->data, cap * v->item);
+    if (!data) return -1;
+    v->data = data;
+    v->cap = cap;
+    return 0;
+}
+
+static int parse_config(PyObject *blob, Config *cfg) {
+    char *raw;
+    Py_ssize_t len;
+    if (PyBytes_AsStringAndSize(blob, &raw, &len) < 0) return -1;
+    if (len != CFG_SIZE) {
+        PyErr_SetString(PyExc_ValueError, "native config has the wrong size");
+        return -1;
+    }
+    const uint8_t *b = (const uint8_t *)raw;
+    cfg->npiles = b[0];
+    cfg->draw = b[1];
+    cfg->whole = b[2];
+    cfg->f2t = b[3];
+    cfg->any_space = b[4];
+    cfg->check_dead = b[5];
+    if (cfg->npiles < 1 || cfg->npiles > MAX_PILES || cfg->draw < 1) {
+        PyErr_SetString(PyExc_ValueError, "native config out of range");
+        return -1;
+    }
+    memcpy(cfg->goal, b + 6, 4);
+    for (int c = 0; c < 64; c++) {
+        const uint8_t *e = b + CFG_SAFE + 7 * c;
+        cfg->safe_count[c] = e[0] == 255 ? -1 : e[0];
+        if (cfg->safe_count[c] > 3) cfg->safe_count[c] = 3;
+        for (int k = 0; k < 3; k++) {
+            cfg->safe_slot[c][k] = e[1 + 2 * k] & 3;
+            cfg->safe_height[c][k] = e[2 + 2 * k];
+        }
+        const uint8_t *h = b + CFG_HOLDERS + 3 * c;
+        cfg->holder_count[c] = h[0] > 2 ? 2 : h[0];
+        cfg->holders[c][0] = h[1] & 63;
+        cfg->holders[c][1] = h[2] & 63;
+    }
+    return 0;
+}
+
+static int parse_position(PyObject *obj, const Config *cfg, Pos *p) {
+    PyObject *found, *piles, *talon;
+    int w, passes;
+    memset(p, 0, sizeof(*p));
+    if (!PyArg_ParseTuple(obj, "SO!Sii", &found, &PyTuple_Type, &piles, &talon, &w, &passes)) return -1;
+    if (PyBytes_GET_SIZE(found) != 4 || PyTuple_GET_SIZE(piles) != cfg->npiles ||
+        PyBytes_GET_SIZE(talon) > MAX_TALON || w < 0 || w > PyBytes_GET_SIZE(talon)) {
+        PyErr_SetString(PyExc_ValueError, "position does not fit the native search");
+        return -1;
+    }
+    memcpy(p->found, PyBytes_AS_STRING(found), 4);
+    for (int i = 0; i < cfg->npiles; i++) {
+        PyObject *pile = PyTuple_GET_ITEM(piles, i);
+        if (!PyBytes_Check(pile) || PyBytes_GET_SIZE(pile) > MAX_PILE) {
+            PyErr_SetString(PyExc_ValueError, "pile does not fit the native search");
+            return -1;
+        }
+        p->n[i] = (uint8_t)PyBytes_GET_SIZE(pile);
+        memcpy(p->pile[i], PyBytes_AS_STRING(pile), p->n[i]);
+    }
+    p->tn = (uint8_t)PyBytes_GET_SIZE(talon);
+    memcpy(p->talon, PyBytes_AS_STRING(talon), p->tn);
+    p->w = (uint8_t)w;
+    p->passes = passes;
+    return 0;
+}
+
+/* depth_first(config, root, max_nodes, deadline, clock) -> (status, nodes, actions)
+ * status: 0 solved, 1 unsolvable, 2 unknown; actions after the root (solved only). */
+static PyObject *depth_first(PyObject *self, PyObject *args) {
+    PyObject *blob, *root_obj, *limit_obj, *clock;
+    double deadline;
+    (void)self;
+    if (!PyArg_ParseTuple(args, "SOOdO", &blob, &root_obj, &limit_obj, &deadline, &clock)) return NULL;
+    Config cfg;
+    if (parse_config(blob, &cfg) < 0) return NULL;
+    Pos root;
+    if (parse_position(root_obj, &cfg, &root) < 0) return NULL;
+    long long limit = -1;
+    if (limit_obj != Py_None) {
+        limit = PyLong_AsLongLong(limit_obj);
+        if (limit == -1 && PyErr_Occurred()) return NULL;
+    }
+    if (!PyCallable_Check(clock)) {
+        PyErr_SetString(PyExc_TypeError, "clock must be callable");
+        return NULL;
+    }
+
+    HashSet seen;
+    Vec frames = {NULL, 0, 0, sizeof(Frame)};
+    Vec moves = {NULL, 0, 0, sizeof(Scored)};
+    Vec acts = {NULL, 0, 0, sizeof(Act)};
+    Scored scratch[MAX_MOVES];
+    Act automatic[MAX_AUTO];
+    PyObject *result = NULL;
+    int status = 1;
+    long long nodes = 1;
+    if (!set_init(&seen, 1 << 16)) return PyErr_NoMemory();
+    uint64_t h1, h2;
+    pos_key(&cfg, &root, &h1, &h2);
+    set_add(&seen, h1, h2);
+
+    int nm = gen_moves(&cfg, &root, scratch);
+    if (vec_reserve(&frames, 1) < 0 || vec_reserve(&moves, nm + 1) < 0) goto nomem;
+    memcpy(moves.data, scratch, nm * sizeof(Scored));
+    moves.size = nm;
+    Frame *f0 = (Frame *)frames.data;
+    f0->pos = root;
+    f0->mstart = 0;
+    f0->mcount = nm;
+    f0->cursor = 0;
+    f0->astart = 0;
+    f0->acount = 0;
+    frames.size = 1;
+
+    while (frames.size) {
+        Frame *top = (Frame *)frames.data + frames.size - 1;
+        if (top->cursor >= top->mcount) {
+            moves.size = top->mstart;
+            acts.size = top->astart;
+            frames.size--;
+            continue;
+        }
+        Act step = ((Scored *)moves.data)[top->mstart + top->cursor].act;
+        top->cursor++;
+        Pos child = top->pos;
+        if (play_one(&child, step) < 0) continue;
+        int nauto = 0;
+        if (settle(&cfg, &child, automatic, &nauto) < 0) continue;
+        pos_key(&cfg, &child, &h1, &h2);
+        int added = set_add(&seen, h1, h2);
+        if (added < 0) goto nomem;
+        if (!added) continue;
+        nodes++;
+        if (won(&cfg, &child)) {
+            status = 0;
+            Act *all = (Act *)acts.data;
+            PyObject *path = PyList_New(0);
+            if (!path) goto done;
+            for (size_t k = 0; k <= acts.size + nauto; k++) {
+                Act a;
+                if (k < acts.size)
+                    a = all[k];
+                else if (k == acts.size)
+                    a = step;
+                else
+                    a = automatic[k - acts.size - 1];
+                PyObject *item = Py_BuildValue("(iiii)", a.kind, a.a, a.b, a.c);
+                if (!item || PyList_Append(path, item) < 0) {
+                    Py_XDECREF(item);
+                    Py_DECREF(path);
+                    goto done;
+                }
+                Py_DECREF(item);
+            }
+            result = Py_BuildValue("(iLN)", status, nodes, path);
+            goto done;
+        }
+        int out_of_time = 0;
+        if (nodes % CLOCK_EVERY == 0) {
+            PyObject *now = PyObject_CallNoArgs(clock);
+            if (!now) goto done;
+            double t = PyFloat_AsDouble(now);
+            Py_DECREF(now);
+            if (t == -1.0 && PyErr_Occurred()) goto done;
+            out_of_time = t > deadline;
+        }
+        if (out_of_time || (limit >= 0 && nodes >= limit)) {
+            status = 2;
+            result = Py_BuildValue("(iL[])", status, nodes);
+            goto done;
+        }
+        int count = gen_moves(&cfg, &child, scratch);
+        if (vec_reserve(&frames, frames.size + 1) < 0 || vec_reserve(&moves, moves.size + count) < 0 ||
+            vec_reserve(&acts, acts.size + 1 + nauto) < 0)
+            goto nomem;
+        Frame *f = (Frame *)frames.data + frames.size;
+        f->pos = child;
+        f->mstart = (int)moves.size;
+        f->mcount = count;
+        f->cursor = 0;
+        memcpy((Scored *)moves.data + moves.size, scratch, count * sizeof(Scored));
+        moves.size += count;
+        f->astart = (int)acts.size;
+        f->acount = 1 + nauto;
+        ((Act *)acts.data)[acts.size++] = step;
+        for (int k = 0; k < nauto; k++) ((Act *)acts.data)[acts.size++] = automatic[k];
+        frames.size++;
+    }
+    status = 1;
+    result = Py_BuildValue("(iL[])", status, nodes);
+    goto done;
+nomem:
+    PyErr_NoMemory();
+done:
+    free(seen.slots);
+    free(frames.data);
+    free(moves.data);
+    free(acts.data);
+    return result;
+}
+
+static PyMethodDef methods[] = {
+    {"depth_first", depth_first, METH_VARARGS,
+     "depth_first(config, root, max_nodes, deadline, clock) -> (status, nodes, actions)"},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module = {
+    PyModuleDef_HEAD_INIT, "_klondike_dfs",
+    "The depth-first search of solver_klondike's one-pack model, in C (see the source).", -1, methods,
+};
+
+PyMODINIT_FUNC PyInit__klondike_dfs(void) { return PyModule_Create(&module); }
