@@ -59,6 +59,9 @@ typedef struct {
     uint8_t talon[MAX_TALON];
     uint8_t tn, w;
     int passes;
+    /* A hash of each pile (two halves), valid unless its bit in ``dirty`` is set. */
+    uint32_t dirty;
+    uint64_t ph1[MAX_PILES], ph2[MAX_PILES];
 } Pos;
 
 typedef struct {
@@ -150,39 +153,42 @@ static int set_add(HashSet *s, uint64_t h1, uint64_t h2) {
 
 /* ------------------------------------------------------------------ the model */
 
-static void pos_key(const Config *cfg, const Pos *p, uint64_t *h1, uint64_t *h2) {
-    uint8_t buf[4 + 1 + MAX_TALON + 1 + MAX_PILES * (MAX_PILE + 1)];
+/* The canonical key's hash: foundations, talon and waste size (0 when merged), then
+ * the piles as a multiset. Each pile is hashed on its own (kept in the position and
+ * redone only when the pile changes) and the pile hashes are added, so the order of the
+ * piles does not count, as the Python key sorts them. With ``with_waste`` 0 the waste
+ * size is left out: the key of the dead-end test's memory, as in Python. */
+static void pos_hash(const Config *cfg, Pos *p, int with_waste, uint64_t *h1, uint64_t *h2) {
+    for (int i = 0; i < cfg->npiles; i++) {
+        if (p->dirty >> i & 1) hash_bytes(p->pile[i], p->n[i], &p->ph1[i], &p->ph2[i]);
+    }
+    p->dirty = 0;
+    uint8_t buf[4 + 2 + MAX_TALON];
     size_t len = 0;
     memcpy(buf, p->found, 4);
     len = 4;
     buf[len++] = p->tn;
     memcpy(buf + len, p->talon, p->tn);
     len += p->tn;
-    /* Unlimited passes: an exhausted stock and any waste size that is a multiple of
-     * the draw count are one position (as KlondikeModel.key). */
-    int merged = p->w == p->tn || p->w % cfg->draw == 0;
-    buf[len++] = merged ? 0 : p->w;
-    int order[MAX_PILES];
+    if (with_waste) {
+        /* Unlimited passes: an exhausted stock and any waste size that is a multiple
+         * of the draw count are one position (as KlondikeModel.key). */
+        int merged = p->w == p->tn || p->w % cfg->draw == 0;
+        buf[len++] = merged ? 0 : p->w;
+    } else {
+        buf[len++] = 0xFF;
+    }
+    uint64_t a, b;
+    hash_bytes(buf, len, &a, &b);
     for (int i = 0; i < cfg->npiles; i++) {
-        int j = i;
-        while (j > 0) {
-            int o = order[j - 1];
-            int na = p->n[o], nb = p->n[i];
-            int m = na < nb ? na : nb;
-            int c = memcmp(p->pile[o], p->pile[i], m);
-            if (c < 0 || (c == 0 && na <= nb)) break;
-            order[j] = o;
-            j--;
-        }
-        order[j] = i;
+        a += p->ph1[i];
+        b += p->ph2[i];
     }
-    for (int k = 0; k < cfg->npiles; k++) {
-        int i = order[k];
-        buf[len++] = p->n[i];
-        memcpy(buf + len, p->pile[i], p->n[i]);
-        len += p->n[i];
-    }
-    hash_bytes(buf, len, h1, h2);
+    a = mix64(a);
+    b = mix64(b ^ 0x5851F42D4C957F2DULL);
+    if (a == 0 && b == 0) a = 1;
+    *h1 = a;
+    *h2 = b;
 }
 
 static int won(const Config *cfg, const Pos *p) {
@@ -208,6 +214,7 @@ static int is_safe(const Config *cfg, const uint8_t *found, int card) {
 }
 
 static void uncover(Pos *p, int i) {
+    p->dirty |= 1u << i;
     if (p->n[i] && (p->pile[i][p->n[i] - 1] & FACE_DOWN)) p->pile[i][p->n[i] - 1] &= 63;
 }
 
@@ -233,6 +240,7 @@ static int play_one(Pos *p, Act a) {
         memcpy(p->pile[j] + p->n[j], p->pile[i] + p->n[i] - count, count);
         p->n[j] += count;
         p->n[i] -= count;
+        p->dirty |= 1u << j;
         uncover(p, i);
         break;
     }
@@ -249,6 +257,7 @@ static int play_one(Pos *p, Act a) {
             int j = a.c;
             if (p->n[j] + 1 > MAX_PILE) return -1;
             p->pile[j][p->n[j]++] = card;
+            p->dirty |= 1u << j;
         }
         break;
     }
@@ -257,6 +266,7 @@ static int play_one(Pos *p, Act a) {
         if (p->n[j] + 1 > MAX_PILE) return -1;
         p->found[card & 3] = (card >> 2) - 1;
         p->pile[j][p->n[j]++] = card;
+        p->dirty |= 1u << j;
         break;
     }
     }
@@ -266,10 +276,12 @@ static int play_one(Pos *p, Act a) {
 /* Safe foundation moves, as KlondikeModel.settle (draw of two or more: tableau only). */
 static int settle(const Config *cfg, Pos *p, Act *made, int *nmade) {
     for (;;) {
-        uint64_t fit = fit_mask(p);
         uint64_t candidates = 0;
-        for (int c = 0; c < 64; c++)
-            if ((fit >> c & 1) && is_safe(cfg, p->found, c)) candidates |= 1ULL << c;
+        for (int s = 0; s < 4; s++) {
+            if (p->found[s] >= 13) continue;
+            int c = ((p->found[s] + 1) << 2) | s;
+            if (is_safe(cfg, p->found, c)) candidates |= 1ULL << c;
+        }
         if (!candidates) return 0;
         int found_one = -1;
         for (int i = 0; i < cfg->npiles; i++) {
@@ -405,10 +417,30 @@ static void add(Scored *out, int *n, int pri, int kind, int a, int b, int c) {
     (*n)++;
 }
 
+/* The dead-end test's answers by what it reads (foundations, piles, talon: not the
+ * waste size), as KlondikeModel remembers them; a direct-mapped table of full hashes. */
+typedef struct {
+    uint64_t h1, h2;
+    int dead;
+} DeadEntry;
+#define DEAD_SLOTS (1 << 15)
+
+static int dead_cached(const Config *cfg, Pos *p, DeadEntry *cache) {
+    uint64_t a, b;
+    pos_hash(cfg, p, 0, &a, &b);
+    DeadEntry *e = cache + (a & (DEAD_SLOTS - 1));
+    if (e->h1 == a && e->h2 == b) return e->dead;
+    int dead = dead_end(cfg, p);
+    e->h1 = a;
+    e->h2 = b;
+    e->dead = dead;
+    return dead;
+}
+
 /* KlondikeModel.moves for one pack, unlimited passes, draw of two or more. */
-static int gen_moves(const Config *cfg, const Pos *p, Scored *out) {
+static int gen_moves(const Config *cfg, Pos *p, Scored *out, DeadEntry *cache) {
     int count = 0;
-    if (cfg->check_dead && dead_end(cfg, p)) return 0;
+    if (cfg->check_dead && dead_cached(cfg, p, cache)) return 0;
     uint64_t fit = fit_mask(p);
     int npiles = cfg->npiles;
     int first_empty = -1;
@@ -634,6 +666,7 @@ static int parse_position(PyObject *obj, const Config *cfg, Pos *p) {
     memcpy(p->talon, PyBytes_AS_STRING(talon), p->tn);
     p->w = (uint8_t)w;
     p->passes = passes;
+    p->dirty = (1u << cfg->npiles) - 1;
     return 0;
 }
 
@@ -667,12 +700,17 @@ static PyObject *depth_first(PyObject *self, PyObject *args) {
     PyObject *result = NULL;
     int status = 1;
     long long nodes = 1;
-    if (!set_init(&seen, 1 << 16)) return PyErr_NoMemory();
+    DeadEntry *cache = calloc(DEAD_SLOTS, sizeof(DeadEntry));
+    if (!cache) return PyErr_NoMemory();
+    if (!set_init(&seen, 1 << 16)) {
+        free(cache);
+        return PyErr_NoMemory();
+    }
     uint64_t h1, h2;
-    pos_key(&cfg, &root, &h1, &h2);
+    pos_hash(&cfg, &root, 1, &h1, &h2);
     set_add(&seen, h1, h2);
 
-    int nm = gen_moves(&cfg, &root, scratch);
+    int nm = gen_moves(&cfg, &root, scratch, cache);
     if (vec_reserve(&frames, 1) < 0 || vec_reserve(&moves, nm + 1) < 0) goto nomem;
     memcpy(moves.data, scratch, nm * sizeof(Scored));
     moves.size = nm;
@@ -699,7 +737,7 @@ static PyObject *depth_first(PyObject *self, PyObject *args) {
         if (play_one(&child, step) < 0) continue;
         int nauto = 0;
         if (settle(&cfg, &child, automatic, &nauto) < 0) continue;
-        pos_key(&cfg, &child, &h1, &h2);
+        pos_hash(&cfg, &child, 1, &h1, &h2);
         int added = set_add(&seen, h1, h2);
         if (added < 0) goto nomem;
         if (!added) continue;
@@ -742,7 +780,7 @@ static PyObject *depth_first(PyObject *self, PyObject *args) {
             result = Py_BuildValue("(iL[])", status, nodes);
             goto done;
         }
-        int count = gen_moves(&cfg, &child, scratch);
+        int count = gen_moves(&cfg, &child, scratch, cache);
         if (vec_reserve(&frames, frames.size + 1) < 0 || vec_reserve(&moves, moves.size + count) < 0 ||
             vec_reserve(&acts, acts.size + 1 + nauto) < 0)
             goto nomem;
@@ -765,6 +803,7 @@ static PyObject *depth_first(PyObject *self, PyObject *args) {
 nomem:
     PyErr_NoMemory();
 done:
+    free(cache);
     free(seen.slots);
     free(frames.data);
     free(moves.data);

@@ -72,6 +72,8 @@ KLONDIKE_WEIGHTS = (2, 6, 6, 8)
 # among them (docs/winnability.md).
 JOSEPHINE_WEIGHTS = (2, 10, 6, 0)
 _CACHE_LIMIT = 200_000
+# The depth-first pass's share of a timeout when it runs in C.
+NATIVE_DEPTH_FIRST_SHARE = 0.9
 # The native depth-first search's statuses, in its order.
 _NATIVE_STATUS = (SOLVED, UNSOLVABLE, UNKNOWN)
 
@@ -169,6 +171,10 @@ class KlondikeModel:
             and len(self.seat.tableau) <= 10
         ):
             self.native = self._native_config()
+            # Ten times Python's speed changes the split: the C pass gets most of the
+            # time, best-first only the rest (docs/winnability.md, "The depth-first pass
+            # in C").
+            self.depth_first_share = NATIVE_DEPTH_FIRST_SHARE
 
     # --- setting up ---------------------------------------------------------------
 
