@@ -11,6 +11,10 @@ prefers it; a stamp records a hash of the sources it was built from, so a test c
 a stale build (``tests/engine/test_compiled.py``). Without a build, the same modules
 run as plain Python and give the same answers (the test compares the two).
 
+It also builds ``_klondike_dfs.c``, a hand-written C port of the depth-first search of
+one-pack Klondike at draw three (``solver_klondike.KlondikeModel.native``); the Python
+search it ports stays the reference (``tests/engine/test_native_dfs.py``).
+
 This module knows nothing of the games or the web app: it only lists files and builds.
 """
 
