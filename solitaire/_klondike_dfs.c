@@ -664,10 +664,28 @@ static int parse_position(PyObject *obj, const Config *cfg, Pos *p) {
     }
     p->tn = (uint8_t)PyBytes_GET_SIZE(talon);
     memcpy(p->talon, PyBytes_AS_STRING(talon), p->tn);
+    /* Cards are the engine's ints (rank << 2 | suit, ranks 1-13), 64 added when face
+     * down in a pile; the talon holds face-up cards only. Anything else is refused,
+     * as every table here is indexed by card. */
+    for (int s = 0; s < 4; s++) {
+        if (p->found[s] > 13) goto bad;
+    }
+    for (int i = 0; i < cfg->npiles; i++) {
+        for (int k = 0; k < p->n[i]; k++) {
+            int c = p->pile[i][k];
+            if (c >= 128 || (c & 63) < 4 || (c & 63) >= 56) goto bad;
+        }
+    }
+    for (int k = 0; k < p->tn; k++) {
+        if (p->talon[k] < 4 || p->talon[k] >= 56) goto bad;
+    }
     p->w = (uint8_t)w;
     p->passes = passes;
     p->dirty = (1u << cfg->npiles) - 1;
     return 0;
+bad:
+    PyErr_SetString(PyExc_ValueError, "position holds a value that is not a card");
+    return -1;
 }
 
 /* depth_first(config, root, max_nodes, deadline, clock) -> (status, nodes, actions)

@@ -119,3 +119,7 @@ def test_a_malformed_position_is_refused_not_searched() -> None:
         model.native_depth_first((found, piles[:3], talon, w, passes), 10, 1e9, time.perf_counter)
     with pytest.raises(ValueError):
         model.native_depth_first((found, piles, talon, len(talon) + 1, passes), 10, 1e9, time.perf_counter)
+    with pytest.raises(ValueError):
+        model.native_depth_first((found, piles, b"\xff" + talon[1:], w, passes), 10, 1e9, time.perf_counter)
+    with pytest.raises(ValueError):
+        model.native_depth_first((b"\x0e\0\0\0", piles, talon, w, passes), 10, 1e9, time.perf_counter)
