@@ -130,6 +130,8 @@ class KlondikeModel:
         # One pack: best-first skips what the pass finished with, which decided 15 more
         # of 1,000 draw-3 deals at 10 s and lost none. Josephine, where no deal is lost
         # within a timeout but by exhausting a short pass, keeps its measured search.
+        # (Where the pass runs in C, below, it keeps no Python keys: nothing is handed
+        # over, and best-first starts afresh.)
         self.hand_over_finished = self.decks == 1
         # Weights of the score: cards out, blockers, spaces (a bonus), hidden cards.
         self.weights = JOSEPHINE_WEIGHTS if self.same_suit else KLONDIKE_WEIGHTS
