@@ -786,6 +786,9 @@ static PyObject *depth_first(PyObject *self, PyObject *args) {
         }
         int out_of_time = 0;
         if (nodes % CLOCK_EVERY == 0) {
+            /* Python's signal handlers (Ctrl-C; the worker pool's CPU limit, which
+             * raises TaskTimeout) run only when asked from a long C loop. */
+            if (PyErr_CheckSignals() < 0) goto done;
             PyObject *now = PyObject_CallNoArgs(clock);
             if (!now) goto done;
             double t = PyFloat_AsDouble(now);
