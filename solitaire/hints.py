@@ -88,11 +88,16 @@ DEPTH_FIRST_SHARE = 0.5
 HAND_OVER = False
 # Whether the hint keeps playing the first sample's winning line, after the chosen
 # macro move, until an unseen card comes up (with nothing hidden, the line is always
-# followed: it is the truth). Choosing each move afresh instead won 352 against 334 on
-# draw-3 seeds 5001-6000 (McNemar 110 against 92, p = 0.23), but it went round a loop
-# on deal 1748, where a long dig off the foundations must be played through
-# (docs/winnability.md), so the line is followed.
-FOLLOW_LINE = True
+# followed: it is the truth). Off, each move is chosen afresh, except through a dig (see
+# DIG_GAP). Choosing afresh everywhere won 352 against 334 on draw-3 seeds 5001-6000,
+# but it went round a loop on deal 1748, where a long dig off the foundations must be
+# played through; with digs followed, it won 110 against 98 of seeds 5001-5300 and
+# deal 1748 ends won (docs/winnability.md).
+FOLLOW_LINE = False
+# With FOLLOW_LINE off, a winning line is still followed through a dig: a stretch of
+# cards taken back down from the foundations, each within DIG_GAP moves of the last. A
+# dig only pays once it is played through, and choosing afresh half-way could undo it.
+DIG_GAP = 4
 # How many times the depth-first pass's positions the hint's searches get when the pass
 # runs in C (``KlondikeModel.native``: Klondike draw three), about thirteen times as fast
 # as the compiled Python. On draw-3 seeds 5001-6000 (tuning): 334 wins with 30 against
@@ -375,7 +380,13 @@ def _sampled(
     # Imported here: the solver imports the engine, which the package imports first.
     from .registry import load
     from .solver import SOLVED, UNSOLVABLE, search_from
-    from .solver_klondike import DRAW, TALON_TO_FOUNDATION, TALON_TO_TABLEAU, KlondikeModel
+    from .solver_klondike import (
+        DRAW,
+        FOUNDATION_TO_TABLEAU,
+        TALON_TO_FOUNDATION,
+        TALON_TO_TABLEAU,
+        KlondikeModel,
+    )
 
     game = view["game"]
     options: dict[str, Any] = view.get("options", {})
@@ -573,12 +584,13 @@ def _sampled(
     engine_moves = expanded[best_step]
     status, path = lines[best_step]
     plan_moves = list(engine_moves)
-    if status == SOLVED and best_step != draw_step and (FOLLOW_LINE or count == 1):
+    if status == SOLVED and best_step != draw_step:
+        followed = list(path) if FOLLOW_LINE or count == 1 else _dig(best_step, path, FOUNDATION_TO_TABLEAU)
         current = truth_like
         for engine_move in engine_moves:
             current = current.apply(engine_move)
         try:
-            for action in path:
+            for action in followed:
                 for planned in model.expand(action, current):
                     current = current.apply(planned)
                     plan_moves.append(planned.to_dict())
@@ -587,6 +599,27 @@ def _sampled(
     _remember(truth_like, plan_moves, known, memory)
     reason = "exact" if count == 1 else "sampled"
     return Advice(engine_moves[0], reason=reason, samples=count, candidates=len(fresh), cut_short=cut)
+
+
+def _dig(
+    step: tuple[tuple[int, int, int, int], ...],
+    path: list[tuple[int, int, int, int]],
+    dig_kind: int,
+) -> list[tuple[int, int, int, int]]:
+    """The part of ``path`` (the line after ``step``) that finishes a dig: up to its
+    last card taken down from a foundation, while each comes within ``DIG_GAP`` moves of
+    the one before, counted from the start of ``step``. Empty when no dig starts there."""
+    line = list(step) + list(path)
+    end = 0
+    gap = 0
+    for i, action in enumerate(line):
+        if action[0] == dig_kind:
+            end, gap = i + 1, 0
+        else:
+            gap += 1
+            if gap > DIG_GAP:
+                break
+    return line[len(step) : max(end, len(step))]
 
 
 def _remember(

@@ -26,8 +26,11 @@ import json
 import math
 import sys
 import time
+from dataclasses import replace
 from typing import Any
 
+from ..base import State
+from ..cards import face_text
 from ..hints import DEFAULT_BUDGET, advise, position_key_of
 from ..memory import Memory
 from ..registry import new_game
@@ -47,10 +50,18 @@ def play(
     max_steps: int,
     budget: float = DEFAULT_BUDGET,
     remember: bool = True,
+    knows_stock: bool = False,
 ) -> dict[str, Any]:
-    """Play one deal by the hint; return how it ended, the steps and the hint's CPU time."""
+    """Play one deal by the hint; return how it ended, the steps and the hint's CPU time.
+
+    ``knows_stock``: the player is told the stock's order at the start (the setting of
+    lonelybot's player, which shuffles only the face-down tableau cards); the face-down
+    tableau cards stay hidden.
+    """
     state = new_game(game, seed=seed, **options)
     memory = Memory.start(state)
+    if knows_stock:
+        memory = told_stock(state, memory)
     visits: dict[str, int] = {position_key_of(state): 1}
     steps = 0
     move_seconds: list[float] = []
@@ -92,10 +103,18 @@ def play(
     }
 
 
-def play_job(job: tuple[str, dict[str, Any], int, int, float, bool]) -> dict[str, Any]:
+def told_stock(state: State, memory: Memory) -> Memory:
+    """``memory`` with every card of the stock known in place, as if the player had been
+    shown the stock in order before the first move (the bot alone does this)."""
+    stock = state.rules.index["stock"]
+    told = tuple(("stock", index, face_text(card)) for index, card in enumerate(state.piles[stock]))
+    return replace(memory, known=memory.known + told)
+
+
+def play_job(job: tuple[str, dict[str, Any], int, int, float, bool, bool]) -> dict[str, Any]:
     """``play`` for one seed, as a top-level function so worker processes can run it."""
-    game, options, seed, max_steps, budget, remember = job
-    return play(game, options, seed, max_steps, budget, remember=remember)
+    game, options, seed, max_steps, budget, remember, knows_stock = job
+    return play(game, options, seed, max_steps, budget, remember=remember, knows_stock=knows_stock)
 
 
 def mcnemar(wins_a: dict[int, bool], wins_b: dict[int, bool]) -> dict[str, Any]:
@@ -120,6 +139,11 @@ def main(argv: list[str] | None = None) -> int:
         "--budget", type=float, default=DEFAULT_BUDGET, help=f"hint budget, CPU s (default {DEFAULT_BUDGET})"
     )
     parser.add_argument("--forget", action="store_true", help="give the hint no memory, the view alone")
+    parser.add_argument(
+        "--knows-stock",
+        action="store_true",
+        help="tell the hint the stock's order at the start (lonelybot's setting)",
+    )
     parser.add_argument("--json", metavar="PATH", help="write every game's result and the summary here")
     parser.add_argument(
         "--compare", metavar="PATH", help="another run's --json file: McNemar on common seeds"
@@ -138,7 +162,7 @@ def main(argv: list[str] | None = None) -> int:
     started = time.perf_counter()
     results: list[dict[str, Any]] = []
     jobs = [
-        (args.game, options, seed, args.steps, args.budget, not args.forget)
+        (args.game, options, seed, args.steps, args.budget, not args.forget, args.knows_stock)
         for seed in range(args.first, args.first + args.games)
     ]
     # Each game is a function of its seed alone (the hint's budget is a node count and
@@ -166,7 +190,12 @@ def main(argv: list[str] | None = None) -> int:
     per_move = cpu / len(calls) if calls else 0.0
     p95 = percentile(calls, 0.95)
     slowest = max(calls, default=0.0)
-    label = "hint bot" + (" (no memory)" if args.forget else "") + f", budget {args.budget:g} s"
+    label = (
+        "hint bot"
+        + (" (no memory)" if args.forget else "")
+        + (" (told the stock)" if args.knows_stock else "")
+        + f", budget {args.budget:g} s"
+    )
     print(f"{args.game} {options or ''} seeds {args.first}..{args.first + n - 1}, {label}".replace("  ", " "))
     print(f"  won {wins} of {n}: {100 * wins / n:.2f}% (95% Wilson {100 * low:.2f}% to {100 * high:.2f}%)")
     print("  endings: " + ", ".join(f"{name} {count}" for name, count in sorted(endings.items())))
@@ -193,6 +222,7 @@ def main(argv: list[str] | None = None) -> int:
         "cut_short_games": cut_games,
         "budget": args.budget,
         "memory": not args.forget,
+        "knows_stock": args.knows_stock,
     }
     if args.compare:
         with open(args.compare, encoding="utf-8") as handle:

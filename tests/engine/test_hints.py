@@ -174,6 +174,8 @@ def test_following_the_hint_from_draw_three_deal_1748_never_loops() -> None:
     # foundations (see test_solver's DIG). Before the solver could see that, the hint
     # took the KH down and put it back, each time with the nine-card runs moved to
     # other piles, so no position repeated in pile order and the game ran to the cap.
+    # Choosing each move afresh (hints.FOLLOW_LINE off) went round a loop at move 145
+    # until the hint followed a dig's line through to its end (hints.DIG_GAP).
     result = play("klondike", {"draw": 3}, seed=1748, max_steps=1000)
     assert result["ending"] in ("won", "lost", "over"), result
 
