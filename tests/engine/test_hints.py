@@ -23,7 +23,7 @@ import pytest
 import solitaire
 from solitaire.hints import advise, clear_plans, position_key, position_key_of
 from solitaire.tools.bot import main as bot_main
-from solitaire.tools.bot import mcnemar, play
+from solitaire.tools.bot import mcnemar, play, told_stock
 from tests.engine.conftest import suit_run
 
 
@@ -217,6 +217,21 @@ def test_bot_command_prints_the_win_rate_with_an_interval_and_cpu_per_move(
         return [(g["seed"], g["ending"], g["steps"]) for g in json.loads(path.read_text())["games"]]
 
     assert outcomes(spread) == outcomes(first)
+
+
+def test_the_bot_can_be_told_the_stock_order_and_nothing_else() -> None:
+    # lonelybot's player knows the stock from the start; --knows-stock plays that way.
+    state = solitaire.new_game("klondike", seed=7, draw=3)
+    plain_memory = solitaire.Memory.start(state)
+    told = told_stock(state, plain_memory)
+    assert told.knows_stock() and not plain_memory.knows_stock()
+    assert set(told.known_places()) == {"stock"}  # no face-down tableau card
+    assert len(told.known_places()["stock"]) == state.view()["piles"]["stock"] == 24
+    # The knowledge lasts as cards are drawn.
+    drawn = state.apply({"from": "stock", "to": "waste"})
+    assert told.after(drawn).knows_stock()
+    result = play("klondike", {"draw": 3}, seed=7, max_steps=600, knows_stock=True)
+    assert result["ending"] in ("won", "lost", "over"), result
 
 
 def test_mcnemar_counts_only_the_deals_the_two_disagree_on() -> None:
