@@ -24,9 +24,10 @@ How it judges Klondike and Josephine (sampling, "hindsight optimisation"):
 6. When the player has seen the whole stock and no move can make lasting progress any
    more (``endings.is_over_exact``), the advice is "no useful move: the game is lost".
 
-The moves of a chosen macro move (and of the line after it, while it wins on the first
-sample) are remembered by position until the next unseen card is revealed, so the hint
-is recomputed only when something new comes into sight.
+The moves of a chosen macro move are remembered by position, so the hint does not change
+its mind half-way through one. So is the winning line after it on the first sample, as far
+as it digs cards back down off the foundations (``DIG_GAP``), or all of it when nothing
+is hidden any more; a remembered line ends at the next unseen card revealed.
 
 Casket keeps the older single-guess plan; Double Solitaire a rule of thumb.
 
