@@ -21,6 +21,7 @@ from __future__ import annotations
 from collections.abc import Callable, Hashable
 
 from .base import State
+from .bounds import no_space_ever
 from .casket import Casket
 from .moves import Move
 
@@ -38,6 +39,12 @@ FOUNDATIONS = 17
 
 # Move ordering for ties in the best-first queue (lower first).
 _CACHE_LIMIT = 200_000
+# Whether the hard variation's search drops positions where no tableau pile can ever
+# be emptied (``bounds.no_space_ever``). Off: it is sound (tests/engine/test_bounds.py)
+# but fires on only 1-7% of the positions a hard search expands, and costs about a third
+# more CPU a position in this cheap model; at 10 s on seeds 1-40 it decided no deal
+# more and lost one win to the clock (docs/winnability.md, "The space bound, measured").
+SPACE_BOUND = False
 # Weights of the score: cards out, blockers, spaces (a bonus), jewels still locked.
 CASKET_WEIGHTS = (2, 5, 4, 2)
 
@@ -62,6 +69,10 @@ class CasketModel:
             raise ValueError(f"the Casket solver model does not play {rules.name}")
         self.rules: Casket = rules
         self.hard = bool(rules.options["hard"])
+        # The space bound (bounds.py) needs a lid that never takes a card: the hard
+        # variation. In the other, an empty lid cell takes any card once the jewels are
+        # out. (A caller may switch it on for the hard variation; never for the other.)
+        self.check_spaces = SPACE_BOUND and self.hard
         self.stock_cards = bytes(c & 63 for c in state.piles[rules.stock])
         self.jewel_cards = bytes(c & 63 for c in state.piles[rules.jewels])
         total = [0] * 64
@@ -126,10 +137,21 @@ class CasketModel:
         self._fits[found] = fits
         return fits
 
+    def space_bound(self, position: Position) -> bool:
+        """True when ``bounds.no_space_ever`` proves the position lost: no tableau pile
+        can ever be emptied. The lid cells, the jewels and the stock are open cards to
+        it, taken in any order: a jewel only ever reaches the lid, and a stock card a
+        waste pile, or a tableau pile once emptied, which the bound never lets happen."""
+        found, tableau, wastes, lid, stock, jewels = position
+        hand = bytes(card for card in lid if card) + self.jewel_cards[:jewels] + self.stock_cards[:stock]
+        return no_space_ever(found, 2, tableau, wastes, hand)
+
     def moves(self, position: Position) -> list[Step]:
         """Every legal move except moving a tableau pile's only card into a space (the
         position would not change), best guesses first."""
         found, tableau, wastes, lid, stock, jewels = position
+        if self.check_spaces and self.space_bound(position):
+            return []
         fit = self.fitting(found)[0]
         lid_open = not jewels and not self.hard
         scored: list[tuple[int, Step]] = []

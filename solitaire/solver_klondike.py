@@ -34,6 +34,7 @@ from collections.abc import Callable, Hashable, Iterator
 from typing import Any
 
 from .base import FOUNDATION, State, fits_foundation
+from .bounds import no_space_ever
 from .cards import FACE_DOWN
 from .klondike_like import KlondikeLike
 from .moves import Move
@@ -74,6 +75,9 @@ JOSEPHINE_WEIGHTS = (2, 10, 6, 0)
 _CACHE_LIMIT = 200_000
 # The depth-first pass's share of a timeout when it runs in C.
 NATIVE_DEPTH_FIRST_SHARE = 0.9
+# Whether Josephine's search drops positions where no pile can ever be emptied
+# (``bounds.no_space_ever``); a setting so that its effect can be measured.
+SPACE_BOUND = True
 # The native depth-first search's statuses, in its order.
 _NATIVE_STATUS = (SOLVED, UNSOLVABLE, UNKNOWN)
 
@@ -118,6 +122,9 @@ class KlondikeModel:
         # The dead-end test needs colours and one pack; with any card allowed into a
         # space it could prove nothing, so it is left out there.
         self.check_dead = not self.same_suit and self.decks == 1 and not self.any_space
+        # The space bound (bounds.py) holds where a space takes any card, the tableau
+        # builds in suit and nothing comes back off the foundations: Josephine.
+        self.check_spaces = SPACE_BOUND and self.same_suit and self.any_space and not self.f2t
         # Best-first search finds wins sooner than depth-first here (measured); it is
         # just as exhaustive, so "unsolvable" still means the whole space was seen.
         self.strategy = STRATEGY
@@ -447,6 +454,8 @@ class KlondikeModel:
             if dead:
                 return []
         found, piles, talon, w, passes = position
+        if self.check_spaces and self.space_bound(position):
+            return []
         same_suit = self.same_suit
         any_space = self.any_space
         pile_info = self.pile_info
@@ -587,6 +596,15 @@ class KlondikeModel:
                     append((PRI_TALON + 1 + cost, ((TALON_TO_TABLEAU, at, turn, first_empty),)))
         scored.sort(key=_first)
         return [step for _, step in scored]
+
+    def space_bound(self, position: Position) -> bool:
+        """True when ``bounds.no_space_ever`` proves the position lost: no tableau pile
+        can ever be emptied. On the last pass the waste is a stack for good; before it,
+        cards drawn past come round again, so the whole talon counts as open."""
+        found, piles, talon, w, passes = position
+        if self.max_passes is not None and passes + 1 >= self.max_passes:
+            return no_space_ever(found, self.decks, piles, (talon[:w],), talon[w:])
+        return no_space_ever(found, self.decks, piles, (), talon)
 
     def run_tops(self, pile: bytes) -> tuple[int, ...]:
         """For each card of a pile, the index of the highest card of the run it heads."""

@@ -28,7 +28,7 @@ import sys
 PACKAGE = pathlib.Path(__file__).resolve().parent.parent
 # The modules the hint and the solver spend their time in. Each is its own extension
 # (mypyc's "separate" groups), so each can be rebuilt or dropped alone.
-MODULES = ("solver.py", "solver_klondike.py", "solver_casket.py")
+MODULES = ("bounds.py", "solver.py", "solver_klondike.py", "solver_casket.py")
 # Hand-written C: the depth-first search of one-pack Klondike (solver_klondike's model
 # ported line for line; the Python stays the reference the tests compare it with).
 C_EXTENSIONS = ("_klondike_dfs.c",)

@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 
 import solitaire
-from solitaire import solver, solver_casket, solver_klondike
+from solitaire import bounds, solver, solver_casket, solver_klondike
 from solitaire.tools import compile as compiled
 from solitaire.tools.bot import play
 
@@ -71,7 +71,7 @@ def answers_here() -> list[list[Any]]:
 
 def test_the_solver_runs_compiled() -> None:
     assert compiled.is_current(), "the compiled solver is missing or stale: run `make install`"
-    for module in (solver, solver_klondike, solver_casket):
+    for module in (bounds, solver, solver_klondike, solver_casket):
         assert module.__file__ is not None and module.__file__.endswith(".so"), module.__file__
     state = solitaire.new_game("klondike", seed=1, draw=3)
     assert solver_klondike.KlondikeModel(state).native is not None  # the C depth-first pass
