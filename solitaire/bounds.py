@@ -92,12 +92,7 @@ def no_space_ever(
         if open_left:
             kept = []
             for card in open_left:
-                if _may_go_up(up, already, card):
-                    _raise(up, already, marked, card)
-                    changed = True
-                elif card >> 2 < 13 and exposed[card + 4]:
-                    exposed[card] = True
-                    loose.append(card)
+                if _leaves(card, up, already, marked, exposed, loose):
                     changed = True
                 else:
                     kept.append(card)
@@ -106,15 +101,7 @@ def no_space_ever(
         for s in range(len(stacks)):
             stack = stacks[s]
             at = stack_tops[s]
-            while at >= 0:
-                card = stack[at] & 63
-                if _may_go_up(up, already, card):
-                    _raise(up, already, marked, card)
-                elif card >> 2 < 13 and exposed[card + 4]:
-                    exposed[card] = True
-                    loose.append(card)
-                else:
-                    break
+            while at >= 0 and _leaves(stack[at] & 63, up, already, marked, exposed, loose):
                 at -= 1
                 changed = True
             stack_tops[s] = at
@@ -155,6 +142,21 @@ def no_space_ever(
                 exposed[pile[at] & 63] = True
             tops[i] = at
     return True
+
+
+def _leaves(
+    card: int, up: list[int], already: list[int], marked: list[int], exposed: list[bool], loose: list[int]
+) -> bool:
+    """Whether a card that can be reached (from a waste top, or an open card) leaves:
+    up, or onto a holder, after which it is loose and may hold a card itself."""
+    if _may_go_up(up, already, card):
+        _raise(up, already, marked, card)
+        return True
+    if card >> 2 < 13 and exposed[card + 4]:
+        exposed[card] = True
+        loose.append(card)
+        return True
+    return False
 
 
 def _may_go_up(up: list[int], already: list[int], card: int) -> bool:
