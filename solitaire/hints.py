@@ -55,11 +55,12 @@ from .memory import Memory
 from .registry import rules_for
 
 NO_HINT_BELOW = 0
-# The default budget of one hint, in CPU seconds of search: 0.5 at 36,000 positions a
-# second is the 18,000 positions a hint has searched since issue 12 (1.5 s at plain
-# Python's 12,000). Three times as many (1.5) was tried on held-out deals 1001-1100 and
-# won no more (31 against 33 of 100) for 2.5 times the CPU (docs/winnability.md).
-DEFAULT_BUDGET = 0.5
+# The default budget of one hint, in budget seconds of search (NODES_PER_SECOND below;
+# a hint's real CPU is far less: about 0.07 s a move at 2.0). A budget above 0.5 buys
+# more samples, not longer searches (SAMPLES_PER_SECOND). At 0.5 (8 samples) the hint
+# won 32 of draw-3 seeds 5001-5100; at 2.0 (32 samples), 42; a longer search on 8
+# samples (1.5 on seeds 1001-1100) had won no more (docs/winnability.md).
+DEFAULT_BUDGET = 2.0
 # How many search positions a budget second buys: the budget is spent as a node count,
 # so a hint does not depend on how busy the machine is, with a CPU-time safety net at
 # twice the budget (and never past MOVE_SECONDS below). The solver compiled by mypyc
@@ -75,7 +76,12 @@ MOVE_SECONDS = 1.8
 # The share of that limit the "is the game lost?" and "way out" searches may use, so
 # that scoring the candidates always keeps some time.
 ENDING_SHARE = 0.5
+# Sampled deals per hint: at least SAMPLES, and SAMPLES_PER_SECOND for every second of
+# budget, so that a larger budget averages each candidate over more deals while each
+# search stays the size it has at 0.5. (Spreading the same budget over more samples,
+# each searched less, lost: 96 against 98 of seeds 5001-5300 with 32 samples at 0.5.)
 SAMPLES = 8
+SAMPLES_PER_SECOND = 16
 # The share of each candidate's search on a sample spent first on a depth-first pass
 # (the solver's own move order), before best-first takes the rest. Depth-first settles
 # many samples outright, a win or a proved loss, where a short best-first search ends
@@ -395,7 +401,7 @@ def _sampled(
     unknown = _unknown_places(view, known)
     plan_key = _view_plan_key(view, known)
     rng = random.Random(zlib.crc32(plan_key.encode()))
-    count = 1 if unknown == 0 else SAMPLES
+    count = 1 if unknown == 0 else max(SAMPLES, int(budget * SAMPLES_PER_SECOND))
     states = [load(game, _sample(view, known, rng), **options) for _ in range(count)]
     truth_like = states[0]
 
