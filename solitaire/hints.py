@@ -82,6 +82,9 @@ ENDING_SHARE = 0.5
 # each searched less, lost: 96 against 98 of seeds 5001-5300 with 32 samples at 0.5.)
 SAMPLES = 8
 SAMPLES_PER_SECOND = 16
+# Beyond this many samples a larger budget lengthens each search instead: samples are
+# dealt before any search starts, so their number must stay modest.
+MAX_SAMPLES = 64
 # The share of each candidate's search on a sample spent first on a depth-first pass
 # (the solver's own move order), before best-first takes the rest. Depth-first settles
 # many samples outright, a win or a proved loss, where a short best-first search ends
@@ -401,7 +404,7 @@ def _sampled(
     unknown = _unknown_places(view, known)
     plan_key = _view_plan_key(view, known)
     rng = random.Random(zlib.crc32(plan_key.encode()))
-    count = 1 if unknown == 0 else max(SAMPLES, int(budget * SAMPLES_PER_SECOND))
+    count = 1 if unknown == 0 else min(max(SAMPLES, int(budget * SAMPLES_PER_SECOND)), MAX_SAMPLES)
     states = [load(game, _sample(view, known, rng), **options) for _ in range(count)]
     truth_like = states[0]
 

@@ -146,6 +146,18 @@ def test_a_hint_stops_at_its_cpu_limit_whatever_the_budget() -> None:
     assert spent < 1.0, spent
 
 
+def test_a_larger_budget_buys_more_sampled_deals() -> None:
+    # Eight deals at the old budget and below, sixteen more per budget second above it,
+    # up to 64 (each search stays the size it has at 0.5).
+    state = solitaire.new_game("klondike", seed=1, draw=3)
+    view = plain(state.view())
+    counts = []
+    for budget in (0.1, 0.5, 1.0, 2.0, 30.0):
+        clear_plans()
+        counts.append(advise(view, solitaire.Memory.start(state), budget=budget, max_seconds=0.3).samples)
+    assert counts == [8, 8, 16, 32, 64]
+
+
 def test_bot_plays_a_deal_to_an_end_by_the_hint() -> None:
     result = play("klondike", {"draw": 1}, seed=2, max_steps=1500, budget=0.1)
     assert result["ending"] in ("won", "lost", "over")
