@@ -6,8 +6,10 @@ tableau pile ever be emptied? If not, the position is lost, since winning emptie
 every pile. The answer comes from a relaxation that lets the player do more than the
 rules allow, so that every real line of play stays inside it:
 
-- a card goes up once it can be reached and, counting copies, a copy of the card one
-  rank below is up for it (the second copy of a card needs the second copy below);
+- a card goes up once it can be reached and more copies of the card one rank below
+  could be up than there are copies of this card on the foundations now (so a card
+  whose one copy is up needs both copies below it); how many copies of a card could
+  ever be up is capped, rank by rank, by the card below it;
 - a card leaves its place, taking the cards above it along if they run down in suit
   from it, onto a copy of the card one rank above in suit that is ever uncovered in the
   tableau or that ever left its own place (it may have gone into the tableau);
