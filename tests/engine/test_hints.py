@@ -158,6 +158,41 @@ def test_a_larger_budget_buys_more_sampled_deals() -> None:
     assert counts == [8, 8, 16, 32, 64]
 
 
+def _sampled_advice(prune: bool, monkeypatch: pytest.MonkeyPatch) -> list[Any]:
+    """The hint's advice along the first 6 moves of draw-3 deal 1, with pruning on or off."""
+    from solitaire import hints
+
+    monkeypatch.setattr(hints, "PRUNE", prune)
+    clear_plans()
+    state = solitaire.new_game("klondike", seed=1, draw=3)
+    memory = solitaire.Memory.start(state)
+    seen = [position_key_of(state)]
+    found = []
+    for _ in range(6):
+        advice = advise(plain(state.view()), memory, seen=seen, budget=4.0, max_seconds=30)
+        if advice.reason == "sampled":
+            found.append(advice)
+        if advice.move is None:
+            break
+        state = state.apply(advice.move)
+        memory = memory.after(state)
+        seen.append(position_key_of(state))
+    return found
+
+
+@pytest.mark.slow
+def test_pruning_stops_sampling_once_one_candidate_is_clearly_ahead(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Without pruning every candidate is scored on every sample the budget buys; with it
+    # a hint may stop early, with one finalist left, having scored at least 16 samples.
+    full = _sampled_advice(False, monkeypatch)
+    assert full and all(a.scored == a.samples == 64 and a.finalists == a.candidates for a in full)
+    pruned = _sampled_advice(True, monkeypatch)
+    assert pruned and all(16 <= a.scored <= a.samples == 64 for a in pruned)
+    stopped = [a for a in pruned if a.scored < a.samples]
+    assert stopped and all(a.finalists == 1 for a in stopped)
+    assert all(a.finalists >= 1 for a in pruned)
+
+
 def test_bot_plays_a_deal_to_an_end_by_the_hint() -> None:
     result = play("klondike", {"draw": 1}, seed=2, max_steps=1500, budget=0.1)
     assert result["ending"] in ("won", "lost", "over")
