@@ -315,11 +315,17 @@ def _state_plan_key(state: State, known: dict[str, dict[int, str]]) -> str:
 
 
 def _knowledge(view: dict[str, Any], memory: Memory | None) -> dict[str, dict[int, str]]:
-    """The memory's known hidden places that are still hidden places in this view."""
-    if memory is None or memory.game != view.get("game"):
-        return {}
+    """The hidden places whose card the player knows: every place of a stock dealt face
+    up (the view's ``stock_cards``, Thoughtful Klondike), and the memory's known places
+    that are still hidden places in this view."""
     piles: dict[str, Any] = view["piles"]
     known: dict[str, dict[int, str]] = {}
+    shown = view.get("stock_cards")
+    if isinstance(shown, list) and isinstance(piles.get("stock"), int) and len(shown) == piles["stock"]:
+        # A stock dealt face up (Thoughtful Klondike): every card is in plain sight.
+        known["stock"] = {index: _face(str(card)) for index, card in enumerate(shown)}
+    if memory is None or memory.game != view.get("game"):
+        return known
     for pile_id, places in memory.known_places().items():
         cards = piles.get(pile_id)
         for index, card in places.items():
@@ -375,6 +381,9 @@ def _sample(view: dict[str, Any], known: dict[str, dict[int, str]], rng: random.
             if game == "casket":
                 below = [places[i] if i in places else unseen.pop() for i in range(max(count - 1, 0))]
                 position[pile_id] = below + ([_face(top)] if count and top is not None else [])
+            elif isinstance(view.get("stock_cards"), list):
+                # A stock dealt face up stays face up (every card of it is known).
+                position[pile_id] = [places[i] if i in places else unseen.pop() for i in range(count)]
             else:
                 position[pile_id] = [
                     _hidden(places[i] if i in places else unseen.pop()) for i in range(count)

@@ -386,6 +386,31 @@ def test_scrambling_a_remembered_stock_card_changes_the_memory() -> None:
     assert play_moves(start, moves)[1] != play_moves(scrambled, moves)[1]
 
 
+def _first_searched_advice(state: solitaire.State) -> Any:
+    """The first advice along the hint's own line that had to search (not a safe move)."""
+    clear_plans()
+    memory = solitaire.Memory.start(state)
+    for _ in range(20):
+        advice = advise(plain(state.view()), memory, budget=0.5)
+        if advice.reason in ("exact", "sampled"):
+            return advice
+        state = state.apply(advice.move)
+        memory = memory.after(state)
+    raise AssertionError("the hint never searched")
+
+
+def test_in_thoughtful_klondike_the_hint_reads_the_stock_it_is_shown() -> None:
+    # Every card is dealt face up, the stock included (the view's "stock_cards"), so
+    # nothing is left to guess: the hint searches the one true deal instead of sampling.
+    state = solitaire.new_game("klondike", seed=3, draw=3, face_up=True)
+    assert state.view()["stock_cards"]
+    advice = _first_searched_advice(state)
+    assert advice.reason == "exact" and advice.samples == 1
+    # The same deal with its stock dealt face down has unseen cards to sample.
+    advice = _first_searched_advice(solitaire.new_game("klondike", seed=3, draw=3))
+    assert advice.reason == "sampled" and advice.samples == 8
+
+
 def test_position_key_of_a_state_is_the_key_of_its_view() -> None:
     state = solitaire.new_game("klondike", seed=2, draw=1, passes=3)
     for move in [{"from": "stock", "to": "waste"}] * 24 + [{"from": "waste", "to": "stock"}]:
@@ -394,19 +419,24 @@ def test_position_key_of_a_state_is_the_key_of_its_view() -> None:
     assert position_key(plain(state.view())) == position_key_of(state)
 
 
-def test_the_hint_does_not_lead_back_to_a_position_already_seen() -> None:
+@pytest.mark.parametrize("face_up", [False, True], ids=["stock face down", "thoughtful"])
+def test_the_hint_does_not_lead_back_to_a_position_already_seen(face_up: bool) -> None:
     # 4S may go up from t1 (and come back down on 5H); with the position after "up"
     # already seen, the hint must find something else (a draw, a King into a space).
+    # In Thoughtful Klondike the stock lies face up: the positions the hint imagines
+    # must show it face up too, or none of them would ever match one already seen.
     stock = ["3h", "4h", "5s", "6h", "6s", "7h", "7s", "8h", "8s", "9h", "9s", "10h", "10s"]
+    stock = [*stock, "Jh", "Js", "Qh", "Qs", "Kh", "Ks"]
     position = {
         "f1": ["AS", "2S", "3S"],
         "f2": suit_run("C"),
         "f3": suit_run("D"),
         "f4": ["AH", "2H"],
         "t1": ["5H", "4S"],
-        "stock": [*stock, "Jh", "Js", "Qh", "Qs", "Kh", "Ks"],
+        "stock": [card.upper() for card in stock] if face_up else stock,
     }
-    state = solitaire.load("klondike", position, draw=1)
+    state = solitaire.load("klondike", position, draw=1, face_up=face_up)
+    assert ("stock_cards" in state.view()) == face_up
     up = {"from": "t1", "to": "f1", "count": 1}
     assert up in plain(state.view())["moves"]
     seen = {position_key_of(state), position_key_of(state.apply(up))}
