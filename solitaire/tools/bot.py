@@ -24,6 +24,7 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import os
 import sys
 import time
 from dataclasses import replace
@@ -157,6 +158,9 @@ def main(argv: list[str] | None = None) -> int:
         options = options_from(args)
     except ValueError as error:
         parser.error(str(error))
+    if args.compare and not os.path.isfile(args.compare):
+        # Said before any game is played: found missing afterwards, it cost the run.
+        parser.error(f"--compare: no such file: {args.compare}")
     if args.games < 1 or args.steps < 1 or args.budget <= 0 or args.processes < 1:
         parser.error("--games, --steps, --budget and --processes must be positive")
     started = time.perf_counter()

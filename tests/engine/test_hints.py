@@ -266,6 +266,17 @@ def test_bot_command_prints_the_win_rate_with_an_interval_and_cpu_per_move(
     assert outcomes(spread) == outcomes(first)
 
 
+def test_bot_refuses_a_missing_comparison_file_before_playing(
+    capsys: pytest.CaptureFixture[str], tmp_path: pathlib.Path
+) -> None:
+    out = tmp_path / "never.json"
+    args = ["klondike", "--games", "1", "--json", str(out), "--compare", str(tmp_path / "missing.json")]
+    with pytest.raises(SystemExit) as stopped:
+        bot_main(args)
+    assert stopped.value.code == 2
+    assert "no such file" in capsys.readouterr().err and not out.exists()
+
+
 def test_the_bot_can_be_told_the_stock_order_and_nothing_else() -> None:
     # lonelybot's player knows the stock from the start; --knows-stock plays that way.
     state = solitaire.new_game("klondike", seed=7, draw=3)
