@@ -227,6 +227,15 @@ def test_following_the_hint_from_draw_three_deal_1748_never_loops() -> None:
     assert result["ending"] in ("won", "lost", "over"), result
 
 
+@pytest.mark.parametrize("seed", [27, 61, 74])
+def test_following_the_hint_in_thoughtful_klondike_never_loops(seed: int) -> None:
+    # Before the hint read the face-up stock (and imagined it face up), these Thoughtful
+    # draw-3 deals, among 8 of seeds 1-100, went round a loop: no imagined position
+    # ever matched one already seen. Now each is won.
+    result = play("klondike", {"draw": 3, "face_up": True}, seed=seed, max_steps=1000)
+    assert result["ending"] == "won", result["ending"]
+
+
 def test_positions_that_differ_only_in_which_tableau_pile_holds_what_are_one() -> None:
     # Seen positions are judged up to the order of like piles, so a cycle that moves a
     # run to another pile each time round still repeats.
