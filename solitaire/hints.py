@@ -131,15 +131,10 @@ NATIVE_DEPTH_FIRST_FACTOR = 30
 # What a search that ends unfinished on a sample is worth, at most: this share of a win,
 # by how far it got (the share of the root's score it took off).
 UNFINISHED_WEIGHT = 0.5
-# What a win costs for how hard the search worked to find it: a win found after all of
-# a search's positions scores 1 - EFFORT_WEIGHT, a win found at once 1. A hard-won
-# line on a sample is one the player is less likely to find without knowing the deal.
-# Off: at 0.3 (with UNFINISHED_WEIGHT 0) it won 78 against 87 of draw-3 seeds 5001-5200.
-EFFORT_WEIGHT = 0.0
-# A bonus, a share of a win on every sample, for each face-down tableau card a
-# candidate turns over: hindsight scoring gives knowing a card sooner no value.
-# Off: at 0.02 it won 88 against 87 of draw-3 seeds 5001-5200 (docs/winnability.md).
-REVEAL_BONUS = 0.0
+# Two more scorings were tried and removed (docs/winnability.md, 2026-12-05; the code is
+# at commit 3e15b52): less credit for a win the search took long to find (lonelybot's
+# cap), 78 against 87 of draw-3 seeds 5001-5200, and a bonus for each face-down card a
+# candidate turns over, 88 against 87.
 MIN_NODES = 40
 # Positions the "is the game lost?" check may visit inside a hint.
 LOST_CHECK_POSITIONS = 20_000
@@ -429,7 +424,7 @@ def _sampled(
     """The sampling hint; ``stop`` is the ``time.process_time()`` it must end by."""
     # Imported here: the solver imports the engine, which the package imports first.
     from .registry import load
-    from .solver import SOLVED, UNSOLVABLE, search_counted
+    from .solver import SOLVED, UNSOLVABLE, search_from
     from .solver_klondike import (
         DRAW,
         FOUNDATION_TO_TABLEAU,
@@ -618,7 +613,7 @@ def _sampled(
         start_score = max(model.score(root), 1)
         scores: dict[tuple[tuple[int, int, int, int], ...], float] = {}
         for step in active:
-            found = search_counted(
+            status, best, path = search_from(
                 model,
                 after(root, step),
                 search_nodes,
@@ -626,10 +621,7 @@ def _sampled(
                 depth_first_nodes=first_nodes,
                 hand_over=HAND_OVER,
             )
-            status, best, path = found.status, found.best, found.path
-            scores[step] = 0.0
-            if status == SOLVED:
-                scores[step] = 1.0 - EFFORT_WEIGHT * min(1.0, found.nodes / search_nodes)
+            scores[step] = 1.0 if status == SOLVED else 0.0
             if status not in (SOLVED, UNSOLVABLE):
                 scores[step] = UNFINISHED_WEIGHT * min(1.0, max(0.0, 1.0 - best / start_score))
             if i == 0:
@@ -646,9 +638,6 @@ def _sampled(
             active = _survivors(active, history)
             if len(active) == 1:
                 break
-    if REVEAL_BONUS:
-        for step in active:
-            values[step] += REVEAL_BONUS * scored * _turned_over(truth_like, expanded[step])
     # First of the best, in model order; every candidate still active was scored on the
     # same samples, and a dropped one was behind the leader.
     best_step = max(active, key=lambda step: values[step])
@@ -681,20 +670,6 @@ def _sampled(
         scored=scored,
         finalists=len(active),
     )
-
-
-def _turned_over(state: State, engine_moves: list[dict[str, Any]]) -> int:
-    """How many face-down tableau cards the moves turn face up."""
-    tableau = [i for i, role in enumerate(state.rules.roles) if role == TABLEAU]
-
-    def hidden(position: State) -> int:
-        return sum(1 for i in tableau for card in position.piles[i] if card & FACE_DOWN)
-
-    before = hidden(state)
-    current = state
-    for move in engine_moves:
-        current = current.apply(move)
-    return before - hidden(current)
 
 
 def _survivors(active: list[Any], history: dict[Any, list[float]]) -> list[Any]:
