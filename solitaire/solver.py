@@ -232,43 +232,14 @@ def search_from(
     :param native: run the depth-first pass in compiled code where the model has it
         (the same positions as the Python pass; see ``solve``).
     """
-    found = search_counted(model, position, max_nodes, deadline, clock, depth_first_nodes, hand_over, native)
-    return found.status, found.best, found.path
-
-
-@dataclass(frozen=True)
-class SearchOutcome:
-    """What ``search_counted`` found: the status, the best (lowest) score seen, the
-    winning line (or the way to the best-scored position), and how many positions the
-    search visited before it stopped (``nodes``), the pass and best-first together."""
-
-    status: str
-    best: int
-    path: list[Action]
-    nodes: int
-
-
-def search_counted(
-    model: Model[P],
-    position: P,
-    max_nodes: int,
-    deadline: float = float("inf"),
-    clock: Callable[[], float] = time.process_time,
-    depth_first_nodes: int = 0,
-    hand_over: bool = False,
-    native: bool = True,
-) -> SearchOutcome:
-    """``search_from`` that also says how many positions it took (see there)."""
     root, made = model.settle(position)
     if model.won(root):
-        return SearchOutcome(SOLVED, model.score(root), made, 0)
-    spent = 0
+        return SOLVED, model.score(root), made
     if depth_first_nodes > 0:
         probe: _Search[P] = _Search(model, clock, deadline, min(depth_first_nodes, max_nodes), native=native)
         status, path = probe.depth_first(root, made)
         if status != UNKNOWN:
-            return SearchOutcome(status, model.score(root) if status != SOLVED else 0, path, probe.nodes)
-        spent = probe.nodes
+            return status, model.score(root) if status != SOLVED else 0, path
         max_nodes = max(max_nodes - probe.nodes, 1)
     search: _Search[P] = _Search(model, clock, deadline, max_nodes)
     if hand_over and depth_first_nodes > 0:
@@ -277,7 +248,7 @@ def search_counted(
     status, path = search.best_first(root, made)
     if status != SOLVED:
         path = search.best_path
-    return SearchOutcome(status, search.best_score, path, spent + search.nodes)
+    return status, search.best_score, path
 
 
 class _Search(Generic[P]):

@@ -17,7 +17,7 @@ import pytest
 
 import solitaire
 from solitaire import solver_klondike
-from solitaire.solver import search_counted, search_from
+from solitaire.solver import search_from
 from solitaire.tools.winnability import main as winnability_main
 from solitaire.tools.winnability import parse_options, wilson
 from tests.engine.conftest import RANKS, suit_run
@@ -424,27 +424,6 @@ def test_search_from_with_a_depth_first_pass_agrees_and_its_wins_replay() -> Non
             assert current.is_won, seed
     assert {"solved", "unsolvable"} <= statuses
     assert settled_only_with_the_pass >= 1
-
-
-def test_search_counted_says_how_many_positions_it_took() -> None:
-    """``search_counted`` answers as ``search_from`` does, and counts its positions: a
-    search that stops short used its whole budget, and a win found in the depth-first
-    pass took no more than the pass was given."""
-    counts: dict[str, list[int]] = {"solved": [], "unsolvable": [], "unknown": []}
-    for seed in range(1, 13):
-        state = solitaire.new_game("klondike", seed=seed, draw=3)
-        model = solver_klondike.KlondikeModel(state, strict_safety=True)
-        root = model.start(state)
-        found = search_counted(model, root, 3000, depth_first_nodes=1500)
-        status, best, path = search_from(model, root, 3000, depth_first_nodes=1500)
-        assert (found.status, found.best, found.path) == (status, best, path), seed
-        counts[found.status].append(found.nodes)
-        if found.status == "unknown":
-            assert found.nodes >= 3000, seed
-        else:
-            assert 1 <= found.nodes <= 3000, seed
-    assert counts["solved"] and counts["unknown"]
-    assert len(set(counts["solved"])) > 1  # the count follows the search, not a constant
 
 
 # --- the safe-foundation rule where cards may come back down ----------------------------
