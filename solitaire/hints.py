@@ -129,8 +129,10 @@ DIG_GAP = 4
 # 0.007 s; on seeds 1001-1100, 39 against 34 (docs/winnability.md).
 NATIVE_DEPTH_FIRST_FACTOR = 30
 # What a search that ends unfinished on a sample is worth, at most: this share of a win,
-# by how far it got (the share of the root's score it took off).
-UNFINISHED_WEIGHT = 0.5
+# by how far it got (the share of the root's score it took off). None, since 2026-12-05:
+# an unfinished search counts as no win, as in lonelybot. Half credit (0.5) won 417 of
+# the held-out draw-3 seeds 1101-2100; none won 426 (docs/winnability.md).
+UNFINISHED_WEIGHT = 0.0
 # Two more scorings were tried and removed (docs/winnability.md, 2026-12-05; the code is
 # at commit 3e15b52): less credit for a win the search took long to find (lonelybot's
 # cap), 78 against 87 of draw-3 seeds 5001-5200, and a bonus for each face-down card a
