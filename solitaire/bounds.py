@@ -16,6 +16,11 @@ rules allow, so that every real line of play stays inside it:
 - a card in a stack (a waste pile) can be reached once every card above it has left;
   an open card (the stock, a lid cell, a jewel) can be reached at any time, whatever
   the order the rules impose;
+- a stock on its last pass may instead be given as a queue: its cards come onto the
+  waste one at a time, in order, each only once nothing else is possible. Nothing the
+  relaxation does is ever undone, so doing everything else first loses nothing, and at
+  each real draw the relaxation has done at least what the real game had done: the
+  cards it has left on the waste are some of the real waste's cards, in the same order;
 - no space is ever used: the first space comes from the first pile emptied, so until
   then the real game is inside the relaxation.
 
@@ -42,6 +47,7 @@ def no_space_ever(
     piles: Sequence[bytes],
     stacks: Sequence[bytes],
     open_cards: bytes,
+    queue: bytes = b"",
 ) -> bool:
     """True when no tableau pile can ever be emptied (and none is empty): a lost position.
 
@@ -50,6 +56,9 @@ def no_space_ever(
     :param stacks: piles whose cards are reached from the top down, one at a time and
         never built on (waste piles), bottom card first.
     :param open_cards: cards that may be reached at any time (stock, lid, jewels).
+    :param queue: cards that come onto the first stack one at a time, in this order,
+        and nowhere else (a stock on its last pass: each card drawn covers the waste).
+        Everything else possible is done before each one comes.
     """
     for pile in piles:
         if not pile:
@@ -73,12 +82,20 @@ def no_space_ever(
     tops = [len(pile) - 1 for pile in piles]
     for pile in piles:
         exposed[pile[-1] & 63] = True
-    stack_tops = [len(stack) - 1 for stack in stacks]
+    # The cards still in each stack, bottom first.
+    stacks_left = [[card & 63 for card in stack] for stack in stacks]
+    if queue and not stacks_left:
+        raise ValueError("a queue needs a stack to come onto")
+    queued = 0
     open_left = [card & 63 for card in open_cards]
     # Cards that left their place without going up: they may go up later.
     loose: list[int] = []
     changed = True
-    while changed:
+    while changed or queued < len(queue):
+        if not changed:
+            # Nothing more is possible before the next card comes: it covers the stack.
+            stacks_left[0].append(queue[queued] & 63)
+            queued += 1
         changed = False
         # Loose cards go up when a copy below is up for them.
         if loose:
@@ -100,13 +117,10 @@ def no_space_ever(
                     kept.append(card)
             open_left = kept
         # Stacks: the top card goes up or onto a holder, uncovering the next.
-        for s in range(len(stacks)):
-            stack = stacks[s]
-            at = stack_tops[s]
-            while at >= 0 and _leaves(stack[at] & 63, up, already, marked, exposed, loose):
-                at -= 1
+        for stack in stacks_left:
+            while stack and _leaves(stack[-1], up, already, marked, exposed, loose):
+                stack.pop()
                 changed = True
-            stack_tops[s] = at
         # Tableau piles: the top card goes up, or the deepest card of the run on top
         # that has a holder goes onto it, with the cards above it.
         for i in range(n_piles):

@@ -599,11 +599,13 @@ class KlondikeModel:
 
     def space_bound(self, position: Position) -> bool:
         """True when ``bounds.no_space_ever`` proves the position lost: no tableau pile
-        can ever be emptied. On the last pass the waste is a stack for good; before it,
+        can ever be emptied. On the last pass the waste is a stack for good, and the
+        stock comes onto it a card at a time, in order (a queue; drawn in threes, the
+        cards of a draw come one by one, which only allows more); before the last pass,
         cards drawn past come round again, so the whole talon counts as open."""
         found, piles, talon, w, passes = position
         if self.max_passes is not None and passes + 1 >= self.max_passes:
-            return no_space_ever(found, self.decks, piles, (talon[:w],), talon[w:])
+            return no_space_ever(found, self.decks, piles, (talon[:w],), b"", talon[w:])
         return no_space_ever(found, self.decks, piles, (), talon)
 
     def run_tops(self, pile: bytes) -> tuple[int, ...]:

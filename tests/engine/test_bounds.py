@@ -15,6 +15,7 @@ import pytest
 
 import solitaire
 from solitaire import solver_casket, solver_klondike
+from solitaire.bounds import no_space_ever
 from solitaire.solver import search_from
 from tests.engine.conftest import RANKS
 
@@ -149,3 +150,27 @@ def test_a_pile_that_can_be_emptied_is_left_to_the_search() -> None:
     model = solver_klondike.KlondikeModel(state)
     assert not model.space_bound(model.start(state))
     assert verdict(model, state) == "solved"
+
+
+def test_a_stock_card_buried_on_the_last_pass_cannot_help() -> None:
+    # Josephine's one pass: the 6 of spades comes first, while no 7 of spades is out to
+    # take it, and the King of clubs drawn next buries it for good. The 7 of spades,
+    # drawn last, goes onto the 8, but the 6 stays under the King, so no 5 of spades can
+    # ever move and no pile empties. Were the stock's cards open (taken in any order),
+    # 7, 6 and then the 5 and the 3 would move and a pile would empty: the order proves it.
+    position = blocked(["8S"])
+    position["stock"] = ["7s", "kc", "6s"]  # the last is drawn first
+    state = solitaire.load("josephine", position)
+    model = solver_klondike.KlondikeModel(state)
+    found, piles, talon, w, _passes = model.start(state)
+    assert talon == bytes([6 << 2 | 3, 13 << 2 | 0, 7 << 2 | 3])
+    assert model.space_bound(model.start(state))
+    assert not no_space_ever(found, 2, piles, (talon[:w],), talon[w:])
+    reference = solver_klondike.KlondikeModel(state)
+    reference.check_spaces = False
+    assert verdict(reference, state) == "unsolvable"
+    # Drawn the other way round (the King first), the 6 comes out on top and is played.
+    position["stock"] = ["6s", "7s", "kc"]
+    state = solitaire.load("josephine", position)
+    model = solver_klondike.KlondikeModel(state)
+    assert not model.space_bound(model.start(state))
