@@ -146,6 +146,10 @@ PLAN_SECONDS = 0.5
 # How many position -> move entries of earlier lines are remembered.
 PLAN_MEMORY = 5_000
 LOST = "no useful move: the game is lost"
+# Look through a stock the player has not seen yet before choosing anything that rests
+# on it, where a look costs nothing (unlimited passes; see ``_sampled``).
+LOOK_THROUGH_STOCK = False
+LOOK = "look through the stock"
 
 _RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 _SUITS = "CDHS"
@@ -492,7 +496,6 @@ def _sampled(
         if model.is_safe(found, card) and not repeats(move):
             return Advice(move, reason="safe")
 
-    # 2. Candidates: the model's macro moves whose cards the player knows.
     stock_index = rules.index["stock"]
     waste_index = rules.index["waste"]
     stock_size = len(truth_like.piles[stock_index])
@@ -504,6 +507,24 @@ def _sampled(
         (m for m in moves if roles[rules.index[m["from"]]] == STOCK or roles[rules.index[m["to"]]] == STOCK),
         None,
     )
+
+    # 2. A look through the stock, while it costs nothing: with unlimited passes, and
+    #    the waste a whole number of draws deep, drawing to the end, turning the waste
+    #    over and drawing back rebuilds this very waste, and the player then knows every
+    #    stock card. Sampling cannot value that (every sample already "knows" the
+    #    stock), so it is decided here, before any choice rests on guessed stock cards.
+    if (
+        LOOK_THROUGH_STOCK
+        and stock_move is not None
+        and not all(talon_known)
+        and "passes_left" in view
+        and view["passes_left"] is None
+        and waste_size % model.draw == 0
+        and not repeats(stock_move)
+    ):
+        return Advice(stock_move, reason=LOOK, samples=count)
+
+    # 3. Candidates: the model's macro moves whose cards the player knows.
 
     def knowable(step: tuple[tuple[int, int, int, int], ...]) -> bool:
         mask = list(talon_known)
@@ -593,7 +614,7 @@ def _sampled(
         _remember(truth_like, expanded[fresh[0]], known, memory)
         return Advice(expanded[fresh[0]][0], reason="only move", samples=count, candidates=1, cut_short=cut)
 
-    # 3. Score every fresh candidate on every sample with a short search, sample by
+    # 4. Score every fresh candidate on every sample with a short search, sample by
     #    sample, so that when the time runs out every candidate has been judged on the
     #    same samples: a sample cut short is dropped (the first is kept, as far as it got).
     total_nodes = max(int(budget * NODES_PER_SECOND), MIN_NODES * len(fresh) * count)
@@ -644,7 +665,7 @@ def _sampled(
     # same samples, and a dropped one was behind the leader.
     best_step = max(active, key=lambda step: values[step])
 
-    # 4. Remember the chosen step's moves, and the winning line after it on the first
+    # 5. Remember the chosen step's moves, and the winning line after it on the first
     #    sample, until a card nobody has seen comes up.
     engine_moves = expanded[best_step]
     status, path = lines[best_step]
