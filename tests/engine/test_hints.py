@@ -133,9 +133,13 @@ def test_hint_copes_with_a_view_that_does_not_add_up() -> None:
 # --- the hint bot -------------------------------------------------------------------
 
 
-def test_a_hint_stops_at_its_cpu_limit_whatever_the_budget() -> None:
+def test_a_hint_stops_at_its_cpu_limit_whatever_the_budget(monkeypatch: pytest.MonkeyPatch) -> None:
     # A budget of 30 s would search for many seconds; the limit cuts it to about 0.3 s
-    # and the hint still names a legal move, judged on the samples scored so far.
+    # and the hint still names a legal move, judged on the samples scored so far. (The
+    # look through the stock is turned off: it would answer this opening without sampling.)
+    from solitaire import hints
+
+    monkeypatch.setattr(hints, "LOOK_THROUGH_STOCK", False)
     state = solitaire.new_game("klondike", seed=1, draw=3)
     view = plain(state.view())
     clear_plans()
@@ -163,6 +167,7 @@ def _sampled_advice(prune: bool, monkeypatch: pytest.MonkeyPatch) -> list[Any]:
     from solitaire import hints
 
     monkeypatch.setattr(hints, "PRUNE", prune)
+    monkeypatch.setattr(hints, "LOOK_THROUGH_STOCK", False)  # sampling from the first move
     clear_plans()
     state = solitaire.new_game("klondike", seed=1, draw=3)
     memory = solitaire.Memory.start(state)
@@ -299,6 +304,98 @@ def test_the_bot_can_be_told_the_stock_order_and_nothing_else() -> None:
     assert told.after(drawn).knows_stock()
     result = play("klondike", {"draw": 3}, seed=7, max_steps=600, knows_stock=True)
     assert result["ending"] in ("won", "lost", "over"), result
+
+
+# --- a look through the stock -------------------------------------------------------
+
+
+def _opening(game: str, options: dict[str, Any], seed: int, steps: int) -> list[tuple[Any, Any]]:
+    """The first ``steps`` hints of a deal followed by a player: (advice, state before)."""
+    clear_plans()
+    state = solitaire.new_game(game, seed=seed, **options)
+    memory = solitaire.Memory.start(state)
+    seen = [position_key_of(state)]
+    found = []
+    for _ in range(steps):
+        advice = advise(plain(state.view()), memory, seen=seen, budget=0.1)
+        found.append((advice, state))
+        if advice.move is None:
+            break
+        state = state.apply(advice.move)
+        memory = memory.after(state)
+        seen.append(position_key_of(state))
+    return found
+
+
+def test_the_hint_looks_through_an_unseen_stock_before_choosing(monkeypatch: pytest.MonkeyPatch) -> None:
+    # With unlimited passes a full turn of the stock costs nothing and shows every card:
+    # after the safe moves the hint draws until the stock is seen, and only then samples.
+    from solitaire import hints
+
+    monkeypatch.setattr(hints, "LOOK_THROUGH_STOCK", True)
+    opening = _opening("klondike", {"draw": 3}, seed=1, steps=16)
+    reasons = [advice.reason for advice, _ in opening]
+    looks = [i for i, reason in enumerate(reasons) if reason == hints.LOOK]
+    assert len(looks) == 8, reasons  # 24 cards, three a draw
+    assert looks == list(range(looks[0], looks[0] + 8)), reasons  # one unbroken pass
+    assert all(reason == "safe" for reason in reasons[: looks[0]]), reasons
+    assert all(opening[i][0].move == {"from": "stock", "to": "waste", "count": 1} for i in looks)
+    # After the pass the stock is known in full, so the next hint samples the rest.
+    after = opening[looks[-1] + 1]
+    assert after[0].reason not in (hints.LOOK, "safe"), reasons
+    assert after[1].view()["piles"]["stock"] == 0
+    assert len(after[1].view()["piles"]["waste"]) == 24
+
+
+def test_without_the_look_the_opening_is_sampled(monkeypatch: pytest.MonkeyPatch) -> None:
+    # The control: the same deal with the step off never gives that reason.
+    from solitaire import hints
+
+    monkeypatch.setattr(hints, "LOOK_THROUGH_STOCK", False)
+    reasons = [advice.reason for advice, _ in _opening("klondike", {"draw": 3}, seed=1, steps=6)]
+    assert hints.LOOK not in reasons and "sampled" in reasons
+
+
+@pytest.mark.parametrize(
+    ("game", "options"),
+    [("klondike", {"draw": 3, "passes": 3}), ("klondike", {"draw": 1, "passes": 1}), ("josephine", {})],
+    ids=["three passes", "one pass", "josephine"],
+)
+def test_the_hint_never_spends_a_limited_pass_on_a_look(
+    game: str, options: dict[str, Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from solitaire import hints
+
+    monkeypatch.setattr(hints, "LOOK_THROUGH_STOCK", True)
+    reasons = [advice.reason for advice, _ in _opening(game, options, seed=1, steps=4)]
+    assert reasons and hints.LOOK not in reasons
+
+
+def test_the_hint_does_not_look_when_a_full_turn_would_not_rebuild_the_waste(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # At draw three, once a waste card has been played off a draw, the waste is no
+    # longer a whole number of draws deep: a full turn would bring up other cards.
+    from solitaire import hints
+
+    monkeypatch.setattr(hints, "LOOK_THROUGH_STOCK", True)
+    for seed in range(1, 200):
+        state = solitaire.new_game("klondike", seed=seed, draw=3).apply({"from": "stock", "to": "waste"})
+        off_waste = [m for m in state.view()["moves"] if m["from"] == "waste"]
+        if off_waste:
+            break
+    else:
+        pytest.fail("no deal in 200 lets the first waste card be played")
+    state = state.apply(off_waste[0])
+    view = plain(state.view())
+    assert len(view["piles"]["waste"]) == 2 and view["piles"]["stock"] == 21
+    clear_plans()
+    advice = advise(view, solitaire.Memory.start(state), budget=0.1)
+    assert advice.move is not None and advice.reason != hints.LOOK
+    # Draw once more and the waste is 5 deep: still no look.
+    state = state.apply({"from": "stock", "to": "waste"})
+    clear_plans()
+    assert advise(plain(state.view()), solitaire.Memory.start(state), budget=0.1).reason != hints.LOOK
 
 
 def test_mcnemar_counts_only_the_deals_the_two_disagree_on() -> None:
