@@ -9,6 +9,10 @@ the hint bot (``python -m solitaire.bot``) and, later, the computer opponent.
 How it judges Klondike and Josephine (sampling, "hindsight optimisation"):
 
 1. A card that can go up safely (nothing could ever need to be built on it) goes up.
+   Then, with ``LOOK_THROUGH_STOCK``, while a look through the stock costs nothing
+   (unlimited passes, and the waste a whole number of draws deep, so one turn of the
+   stock rebuilds it) and the stock holds cards the player has never seen, the hint is
+   the draw: the player learns the stock before anything rests on a guess of it.
 2. Otherwise it deals the unseen cards at random into the face-down places, several
    times ("samples"); remembered cards stay where the player knows they are. The
    generator is seeded by the view and memory, so the same knowledge gets the same hint.
