@@ -175,7 +175,8 @@ class Advice:
     the hint found that no move can make lasting progress (``reason`` is then
     ``LOST``); ``reason`` names how the move was chosen ("safe", "sampled", "exact",
     "plan", "rule of thumb", "only repeats") or why there is none ("no moves").
-    ``cut_short`` is True when the CPU limit (``max_seconds``) stopped a search early.
+    ``cut_short`` is True when the CPU limit (``max_seconds``, or twice the budget)
+    stopped a search early, or stopped the scoring before every sample was scored.
     ``samples`` is how many sampled deals the budget allows, ``scored`` how many the
     candidates were scored on before pruning left one (or the samples ran out), and
     ``finalists`` how many candidates were still in the running at the end.
@@ -635,6 +636,9 @@ def _sampled(
     search_nodes = first_nodes + per_search - int(per_search * DEPTH_FIRST_SHARE)
     active = list(fresh)
     scored = 0
+    # Whether the limit stopped the scoring before every sample was scored (a hint
+    # judged on fewer samples than its budget bought is cut short, like a search).
+    timed_out = False
     history: dict[tuple[tuple[int, int, int, int], ...], list[float]] = {step: [] for step in fresh}
     for i in range(count):
         root = root_at(i)
@@ -655,12 +659,14 @@ def _sampled(
             if i == 0:
                 lines[step] = (status, path)
         if i and time.process_time() > deadline:
+            timed_out = True
             break
         scored = i + 1
         for step in active:
             values[step] += scores[step]
             history[step].append(scores[step])
         if time.process_time() > deadline:
+            timed_out = scored < count
             break
         if PRUNE and i + 1 >= PRUNE_AFTER and (i + 1 - PRUNE_AFTER) % PRUNE_EVERY == 0:
             active = _survivors(active, history)
@@ -694,7 +700,7 @@ def _sampled(
         reason=reason,
         samples=count,
         candidates=len(fresh),
-        cut_short=cut,
+        cut_short=cut or timed_out,
         scored=scored,
         finalists=len(active),
     )

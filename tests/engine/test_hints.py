@@ -148,6 +148,23 @@ def test_a_hint_stops_at_its_cpu_limit_whatever_the_budget(monkeypatch: pytest.M
     spent = time.process_time() - started
     assert advice.reason == "sampled" and advice.move in view["moves"]
     assert spent < 1.0, spent
+    # It says so: judged on fewer samples than the budget bought, it was cut short.
+    assert advice.scored < advice.samples
+    assert advice.cut_short
+
+
+def test_a_hint_that_scores_every_sample_is_not_cut_short(monkeypatch: pytest.MonkeyPatch) -> None:
+    # The control for the test above: the same opening, a budget the limit allows.
+    from solitaire import hints
+
+    monkeypatch.setattr(hints, "LOOK_THROUGH_STOCK", False)
+    state = solitaire.new_game("klondike", seed=1, draw=3)
+    view = plain(state.view())
+    clear_plans()
+    advice = advise(view, solitaire.Memory.start(state), budget=0.5, max_seconds=30)
+    assert advice.reason == "sampled"
+    assert advice.scored == advice.samples == 8
+    assert not advice.cut_short
 
 
 def test_a_larger_budget_buys_more_sampled_deals() -> None:
