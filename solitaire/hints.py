@@ -16,6 +16,8 @@ How it judges Klondike and Josephine (sampling, "hindsight optimisation"):
 2. Otherwise it deals the unseen cards at random into the face-down places, several
    times ("samples"); remembered cards stay where the player knows they are. The
    generator is seeded by the view and memory, so the same knowledge gets the same hint.
+   (With ``KEEP_SAMPLES``, off by default, it is seeded by what is unknown alone, so the
+   deals stay the same from move to move until the player sees a new card.)
 3. The candidates are the solver's own macro moves whose cards the player knows ("draw
    until 9H is on top, then play 9H on 10S"), plus a plain draw while the stock still
    holds unseen cards. Each candidate is played on every sample and followed by a short
@@ -155,6 +157,11 @@ LOST = "no useful move: the game is lost"
 # 1,000 held-out draw-3 seeds it won 424 against 426 (docs/winnability.md).
 LOOK_THROUGH_STOCK = False
 LOOK = "look through the stock"
+# Whether the sampled deals stay the same from move to move until the player sees a
+# new card (the generator seeded by what is unknown, ``_unknown_key``, not by the whole
+# position), so that consecutive choices are judged on the same deals and follow one
+# consistent idea of the hidden cards. Off: the samples are dealt afresh every move.
+KEEP_SAMPLES = False
 
 _RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 _SUITS = "CDHS"
@@ -366,6 +373,42 @@ def _unknown_places(view: dict[str, Any], known: dict[str, dict[int, str]]) -> i
     return hidden - sum(len(places) for places in known.values())
 
 
+def _unseen(view: dict[str, Any], known: dict[str, dict[int, str]]) -> list[str]:
+    """The cards the player has never seen (nor remembers), in pack order.
+
+    :raises ValueError: when the view shows a card more often than the packs hold it.
+    """
+    unseen: list[str] = [rank + suit for suit in _SUITS for rank in _RANKS] * _DECKS[view["game"]]
+    for cards in view["piles"].values():
+        if isinstance(cards, list):
+            for card in cards:
+                if card is not None:
+                    unseen.remove(_face(card))
+    top = view.get("stock_top")
+    if top is not None:
+        unseen.remove(_face(top))
+    for places in known.values():
+        for card in places.values():
+            unseen.remove(card)
+    return unseen
+
+
+def _unknown_key(view: dict[str, Any], known: dict[str, dict[int, str]]) -> str:
+    """A name for what the player does not know: which cards are unseen, and which
+    hidden places they may lie in. It changes only when a card is seen (a card turned
+    up, a new stock card drawn), not when known cards move about."""
+    places: list[Any] = []
+    for pile_id, cards in view["piles"].items():
+        mine = known.get(pile_id, {})
+        if isinstance(cards, list):
+            indexes = [i for i, card in enumerate(cards) if card is None and i not in mine]
+        else:
+            indexes = [i for i in range(int(cards)) if i not in mine]
+        if indexes:
+            places.append([pile_id, indexes])
+    return _digest([view["game"], places, _unseen(view, known)])
+
+
 def _sample(view: dict[str, Any], known: dict[str, dict[int, str]], rng: random.Random) -> dict[str, Any]:
     """A full position consistent with the view and the memory: the unseen cards,
     shuffled, in the hidden places nobody remembers.
@@ -374,18 +417,8 @@ def _sample(view: dict[str, Any], known: dict[str, dict[int, str]], rng: random.
     """
     game = view["game"]
     piles: dict[str, Any] = view["piles"]
-    unseen: list[str] = [rank + suit for suit in _SUITS for rank in _RANKS] * _DECKS[game]
     top = view.get("stock_top")
-    for cards in piles.values():
-        if isinstance(cards, list):
-            for card in cards:
-                if card is not None:
-                    unseen.remove(_face(card))
-    if top is not None:
-        unseen.remove(_face(top))
-    for places in known.values():
-        for card in places.values():
-            unseen.remove(card)
+    unseen = _unseen(view, known)
     rng.shuffle(unseen)
     position: dict[str, Any] = {}
     for pile_id, cards in piles.items():
@@ -450,7 +483,8 @@ def _sampled(
     known = _knowledge(view, memory)
     unknown = _unknown_places(view, known)
     plan_key = _view_plan_key(view, known)
-    rng = random.Random(zlib.crc32(plan_key.encode()))
+    seed_key = _unknown_key(view, known) if KEEP_SAMPLES else plan_key
+    rng = random.Random(zlib.crc32(seed_key.encode()))
     count = 1 if unknown == 0 else min(max(SAMPLES, int(budget * SAMPLES_PER_SECOND)), MAX_SAMPLES)
     truth_like = load(game, _sample(view, known, rng), **options)
 

@@ -591,3 +591,50 @@ def test_the_hint_says_a_stuck_game_is_lost() -> None:
     advice = advise(plain(state.view()), memory, budget=0.1)
     assert advice.move is None and advice.lost
     assert advice.reason == "no useful move: the game is lost"
+
+
+def _first_samples(view: dict[str, Any], memory: Any, monkeypatch: pytest.MonkeyPatch) -> dict[str, Any]:
+    """The first deal the hint samples for ``view``: what it puts in the tableau's
+    face-down places, and its guess of the stock. (The real ``_sample``, watched.)"""
+    from solitaire import hints
+
+    dealt: list[dict[str, Any]] = []
+    real = hints._sample
+
+    def watched(*args: Any) -> dict[str, Any]:
+        position = real(*args)
+        dealt.append(position)
+        return position
+
+    monkeypatch.setattr(hints, "_sample", watched)
+    clear_plans()
+    advise(view, memory)
+    monkeypatch.setattr(hints, "_sample", real)
+    first = dealt[0]
+    hidden = {
+        pile: [card for card, shown in zip(first[pile], view["piles"][pile], strict=True) if shown is None]
+        for pile in view["piles"]
+        if pile.startswith("t")
+    }
+    return {"tableau": hidden, "stock": first["stock"]}
+
+
+@pytest.mark.parametrize("keep", [True, False])
+def test_kept_samples_stay_the_same_until_a_card_is_seen(keep: bool, monkeypatch: pytest.MonkeyPatch) -> None:
+    # With KEEP_SAMPLES the hint judges consecutive moves on the same guessed deals
+    # while the player sees no new card; without it, every position deals afresh.
+    from solitaire import hints
+
+    monkeypatch.setattr(hints, "KEEP_SAMPLES", keep)
+    state = solitaire.new_game("klondike", seed=5001, draw=3)
+    memory = solitaire.Memory.start(state)
+    opening = [("t2", "f1"), ("t7", "f2"), ("t4", "t5"), ("t4", "t7")]
+    for source, target in opening:
+        state = state.apply({"from": source, "to": target, "count": 1})
+        memory = memory.after(state)
+    before = _first_samples(plain(state.view()), memory, monkeypatch)
+    # t1's only card goes onto t7: nothing is turned up, nothing new is seen.
+    state = state.apply({"from": "t1", "to": "t7", "count": 1})
+    memory = memory.after(state)
+    quiet = _first_samples(plain(state.view()), memory, monkeypatch)
+    assert (quiet == before) is keep
