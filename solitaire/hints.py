@@ -162,6 +162,11 @@ LOOK = "look through the stock"
 # position), so that consecutive choices are judged on the same deals and follow one
 # consistent idea of the hidden cards. Off: the samples are dealt afresh every move.
 KEEP_SAMPLES = False
+# Which rule says a card may go up safely, in step 1 and inside every search: the
+# stricter one (True), with which the hint's figures in docs/winnability.md were
+# measured, or the solver's looser one (False; sound as well where cards may come back
+# down, docs/winnability.md), which plays more cards up and prunes more.
+STRICT_SAFETY = True
 
 _RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 _SUITS = "CDHS"
@@ -508,9 +513,7 @@ def _sampled(
     ):
         return Advice(remembered, reason="plan")
 
-    # The stricter safety rule: the hint's figures in docs/winnability.md were measured
-    # with it; the solver's looser rule is sound too, but changes what the hint plays.
-    model = KlondikeModel(truth_like, strict_safety=True)
+    model = KlondikeModel(truth_like, strict_safety=STRICT_SAFETY)
     # Samples are dealt only when a search first needs them (pruning may stop early);
     # dealt in order from one generator, they are the same deals either way.
     roots: list[Any] = [model.start(truth_like)]
