@@ -638,3 +638,34 @@ def test_kept_samples_stay_the_same_until_a_card_is_seen(keep: bool, monkeypatch
     memory = memory.after(state)
     quiet = _first_samples(plain(state.view()), memory, monkeypatch)
     assert (quiet == before) is keep
+
+
+def _opening_line(budget: float) -> list[dict[str, Any]]:
+    """The hint's first 8 moves of draw-3 deal 1, each chosen afresh."""
+    state = solitaire.new_game("klondike", seed=1, draw=3)
+    memory = solitaire.Memory.start(state)
+    seen = [position_key_of(state)]
+    line = []
+    for _ in range(8):
+        clear_plans()
+        move = advise(plain(state.view()), memory, seen=seen, budget=budget).move
+        assert move is not None
+        line.append(move)
+        state = state.apply(move)
+        memory = memory.after(state)
+        seen.append(position_key_of(state))
+    return line
+
+
+@pytest.mark.parametrize("margin", [0.0, 2.0])
+def test_a_margin_beyond_every_lead_keeps_the_models_first_choice(
+    margin: float, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # With MODEL_ORDER_MARGIN above 1 no candidate can lead by enough, so every sampled
+    # choice is the model's first candidate and the line no longer depends on how many
+    # deals are sampled (8 at budget 0.5, 32 at 2.0). At 0, the default, it does.
+    from solitaire import hints
+
+    monkeypatch.setattr(hints, "MODEL_ORDER_MARGIN", margin)
+    monkeypatch.setattr(hints, "LOOK_THROUGH_STOCK", False)
+    assert (_opening_line(0.5) == _opening_line(2.0)) is (margin > 1)
