@@ -23,7 +23,9 @@ How it judges Klondike and Josephine (sampling, "hindsight optimisation"):
    holds unseen cards. Each candidate is played on every sample and followed by a short
    search (depth-first for half its positions, then best-first); a win scores 1, a
    proved loss 0, anything else by how far the search got.
-   The candidate with the best average over the same samples is the hint. (With
+   The candidate with the best average over the same samples is the hint, unless it
+   leads the model's first candidate by no more than ``MODEL_ORDER_MARGIN`` (0 by
+   default). (With
    ``PRUNE``, off by default, a candidate confidently no better than the leader is
    dropped after 16 samples and every 8 more; measured, it bought nothing.)
 4. With nothing left to guess, one "sample" is the truth and the search is exact.
