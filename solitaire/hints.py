@@ -22,12 +22,12 @@ How it judges Klondike and Josephine (sampling, "hindsight optimisation"):
    until 9H is on top, then play 9H on 10S"), plus a plain draw while the stock still
    holds unseen cards. Each candidate is played on every sample and followed by a short
    search (depth-first for half its positions, then best-first); a win scores 1, a
-   proved loss 0, anything else by how far the search got.
-   The candidate with the best average over the same samples is the hint, unless it
-   leads the model's first candidate by no more than ``MODEL_ORDER_MARGIN`` (0 by
-   default). (With
-   ``PRUNE``, off by default, a candidate confidently no better than the leader is
-   dropped after 16 samples and every 8 more; measured, it bought nothing.)
+   proved loss 0, an unfinished search ``UNFINISHED_WEIGHT`` of how far it got (0 by
+   default: no credit). The candidate with the best average over the same samples is
+   the hint, unless it leads the model's first candidate by no more than
+   ``MODEL_ORDER_MARGIN`` (0 by default). (With ``PRUNE``, off by default, a candidate
+   confidently no better than the leader is dropped after 16 samples and every 8 more;
+   measured, it bought nothing.)
 4. With nothing left to guess, one "sample" is the truth and the search is exact.
 5. A candidate that leads back to a position in ``seen`` (earlier positions of this
    game, as ``position_key`` strings) is left out unless nothing else is possible.
