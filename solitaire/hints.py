@@ -170,6 +170,13 @@ KEEP_SAMPLES = False
 # measured, or the solver's looser one (False; sound as well where cards may come back
 # down, docs/winnability.md), which plays more cards up and prunes more.
 STRICT_SAFETY = True
+# Whether the plain draw is weighed as a candidate even when the player knows every
+# talon card. Without it, a known talon is reached only through the model's macro moves
+# ("draw until 9H, then play it"), so where every other fresh move loses (or the one
+# fresh move does, taken unweighed as "only move") the hint cannot choose to draw and
+# come back to a move that leads to a position already seen, which after the draw it
+# no longer does (draw-3 seed 5007, move 117: waste to foundation lost a won game).
+DRAW_ALWAYS_WEIGHED = False
 # How much better, as a share of the samples scored, a candidate must score than the
 # first candidate in the model's own move order to be chosen over it. 0 (the default):
 # any lead wins. A margin trusts the solver's ordering over a small lead that may come
@@ -603,7 +610,7 @@ def _sampled(
         return Advice(None, lost=True, reason=LOST, samples=count)
     cut = talon_all_known and time.process_time() > ending_stop
     draw_step: tuple[tuple[int, int, int, int], ...] = ((DRAW, -1, 0, 0),)
-    if stock_move is not None and (not all(talon_known) or not candidates):
+    if stock_move is not None and (not all(talon_known) or not candidates or DRAW_ALWAYS_WEIGHED):
         candidates.append(draw_step)
 
     def after(root: Any, step: tuple[tuple[int, int, int, int], ...]) -> Any:

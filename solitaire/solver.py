@@ -149,8 +149,9 @@ def solve(
         finished with; ``None`` takes the model's ``hand_over_finished``. The C pass
         (below) keeps no positions to hand over, so with it best-first starts afresh.
     :param native: let the depth-first pass run in the model's compiled search where
-        it has one (one-pack Klondike, draw three: ``_klondike_dfs.c``); False runs the
-        Python reference, which visits the same positions.
+        it has one (one-pack Klondike, draw three: ``_klondike_dfs.c``; Casket:
+        ``_casket_dfs.c``); False runs the Python reference, which visits the same
+        positions.
     :raises ValueError: for a game the solver does not play, or ``thoughtful=False``.
     """
     if not thoughtful:

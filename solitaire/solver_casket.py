@@ -18,12 +18,15 @@ This module must not know about web pages or hints, and it never changes the eng
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable, Hashable
+from typing import Any
 
 from .base import State
 from .bounds import no_space_ever
 from .casket import Casket
 from .moves import Move
+from .solver import SOLVED, UNKNOWN, UNSOLVABLE
 
 Position = tuple[bytes, tuple[bytes, ...], tuple[bytes, ...], bytes, int, int]
 Action = tuple[int, int, int, int]
@@ -47,6 +50,20 @@ _CACHE_LIMIT = 200_000
 SPACE_BOUND = False
 # Weights of the score: cards out, blockers, spaces (a bonus), jewels still locked.
 CASKET_WEIGHTS = (2, 5, 4, 2)
+# The native depth-first search's statuses, in its order.
+_NATIVE_STATUS = (SOLVED, UNSOLVABLE, UNKNOWN)
+
+
+def _load_native() -> Any | None:
+    """The C port of the depth-first search (``_casket_dfs.c``), built by ``make
+    install``; None without a build, when the Python search does the work."""
+    try:
+        return importlib.import_module("solitaire._casket_dfs")
+    except ImportError:
+        return None
+
+
+_NATIVE = _load_native()
 
 
 class CasketModel:
@@ -89,6 +106,8 @@ class CasketModel:
                 one = max((r for r in range(1, below + 1) if total[(r << 2) | suit] >= 1), default=0)
                 self._need[(rank << 2) | suit] = (both, one)
         self._fits: dict[bytes, tuple[frozenset[int], frozenset[int]]] = {}
+        # The C search's tables (``native_depth_first``); it does not hold the space bound.
+        self.native: bytes | None = None if self.check_spaces else self._native_config()
 
     def start(self, state: State) -> Position:
         rules = self.rules
@@ -321,11 +340,26 @@ class CasketModel:
         w_left, w_block, w_space, w_jewels = CASKET_WEIGHTS
         return w_left * left + w_block * blockers - w_space * spaces + w_jewels * jewels
 
+    def _native_config(self) -> bytes:
+        """The deal's tables for ``_casket_dfs.c``: whether hard, the stock and jewel
+        counts, each card's two "safe to go up" heights, then the stock and jewel cards
+        in the order they are taken from (the last first)."""
+        blob = bytearray((int(self.hard), len(self.stock_cards), len(self.jewel_cards)))
+        for both, one in self._need:
+            blob += bytes((both, one))
+        return bytes(blob + self.stock_cards + self.jewel_cards)
+
     def native_depth_first(
         self, root: Position, max_nodes: int | None, deadline: float, clock: Callable[[], float]
     ) -> tuple[str, int, list[Action]] | None:
-        """Casket has no compiled depth-first search: the Python one runs."""
-        return None
+        """``_Search.depth_first`` from ``root`` in C: the same positions in the same
+        order, so the same status, node count and line (the actions after ``root``).
+        None with the space bound on (the C search does not hold it), or without a build."""
+        if self.native is None or _NATIVE is None:
+            return None
+        status, nodes, path = _NATIVE.depth_first(self.native, root, max_nodes, deadline, clock)
+        actions: list[Action] = [(a[0], a[1], a[2], a[3]) for a in path]
+        return _NATIVE_STATUS[status], nodes, actions
 
     def expand(self, action: Action, state: State) -> list[Move]:
         """The engine move for ``action`` from the engine position ``state``."""

@@ -13,7 +13,9 @@ run as plain Python and give the same answers (the test compares the two).
 
 It also builds ``_klondike_dfs.c``, a hand-written C port of the depth-first search of
 one-pack Klondike at draw three (``solver_klondike.KlondikeModel.native``); the Python
-search it ports stays the reference (``tests/engine/test_native_dfs.py``).
+search it ports stays the reference (``tests/engine/test_native_dfs.py``), and
+``_casket_dfs.c``, the same for Casket's model (``solver_casket.CasketModel.native``;
+``tests/engine/test_native_casket_dfs.py``).
 
 This module knows nothing of the games or the web app: it only lists files and builds.
 """
@@ -31,7 +33,7 @@ PACKAGE = pathlib.Path(__file__).resolve().parent.parent
 MODULES = ("bounds.py", "solver.py", "solver_klondike.py", "solver_casket.py")
 # Hand-written C: the depth-first search of one-pack Klondike (solver_klondike's model
 # ported line for line; the Python stays the reference the tests compare it with).
-C_EXTENSIONS = ("_klondike_dfs.c",)
+C_EXTENSIONS = ("_klondike_dfs.c", "_casket_dfs.c")
 STAMP = PACKAGE / "compiled.stamp"
 
 

@@ -669,3 +669,54 @@ def test_a_margin_beyond_every_lead_keeps_the_models_first_choice(
     monkeypatch.setattr(hints, "MODEL_ORDER_MARGIN", margin)
     monkeypatch.setattr(hints, "LOOK_THROUGH_STOCK", False)
     assert (_opening_line(0.5) == _opening_line(2.0)) is (margin > 1)
+
+
+# Draw-3 seed 5007 after 117 moves of the hint of 2026-12-06 (12 passes: the player has
+# seen the whole talon). The 5C came up from t4 earlier; sending it back down is the
+# only way on, and that position has been seen. The one fresh model move, 6C from the
+# waste to its foundation, loses the deal; a draw keeps it won (docs/winnability.md).
+POSITION_5007: dict[str, Any] = {
+    "f1": ["AS", "2S"],
+    "f2": ["AD", "2D", "3D"],
+    "f3": ["AC", "2C", "3C", "4C", "5C"],
+    "f4": [],
+    "stock": ["Kc", "10d"],
+    "waste": ["3S", "3H", "9H", "JC", "6C"],
+    "t1": ["KH", "QS"],
+    "t2": ["KD", "QC", "JH", "10S", "9D", "8C", "7H", "6S", "5D"],
+    "t3": ["10c", "Qd", "2H"],
+    "t4": ["9S", "8H", "7S", "6D"],
+    "t5": ["7d", "KS"],
+    "t6": ["8S"],
+    "t7": ["5h", "Jd", "4d", "Ah", "Qh", "4s", "JS", "10H", "9C", "8D", "7C", "6H", "5S", "4H"],
+    "passes": 12,
+    "score": 20,
+}
+
+
+@pytest.mark.parametrize("weighed", [False, True])
+def test_the_draw_is_weighed_against_a_lone_fresh_move(
+    weighed: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from solitaire import hints
+    from solitaire.memory import Memory
+
+    monkeypatch.setattr(hints, "DRAW_ALWAYS_WEIGHED", weighed)
+    state = solitaire.load("klondike", POSITION_5007, draw=3)
+    memory = told_stock(state, Memory.start(state))
+    back_down = state.apply({"from": "f3", "to": "t4"})
+    seen = frozenset({position_key_of(state), position_key_of(back_down)})
+    clear_plans()
+    advice = advise(state.view(), memory, seen=seen, budget=2.0)
+    assert advice.move is not None
+    after = solitaire.solve(state.apply(advice.move), timeout=60, clock=time.process_time)
+    if weighed:
+        # Weighed on the samples, the draw wins over a move that loses them all.
+        assert advice.move == {"from": "stock", "to": "waste", "count": 1}
+        assert advice.candidates == 2
+        assert after.status == "solved"
+    else:
+        # The control: the lone fresh move is taken unweighed, and the deal is lost.
+        assert advice.move == {"from": "waste", "to": "f3", "count": 1}
+        assert advice.reason == "only move"
+        assert after.status == "unsolvable"
