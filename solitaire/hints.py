@@ -177,6 +177,10 @@ STRICT_SAFETY = True
 # come back to a move that leads to a position already seen, which after the draw it
 # no longer does (draw-3 seed 5007, move 117: waste to foundation lost a won game).
 DRAW_ALWAYS_WEIGHED = False
+# A narrower, cheaper form of the same (0 for off): where one fresh move is left, the
+# talon is known and a draw leads somewhere new, search after the lone move on this
+# many samples first; if it wins on none of them, the draw is weighed against it.
+LONE_MOVE_CHECK = 0
 # How much better, as a share of the samples scored, a candidate must score than the
 # first candidate in the model's own move order to be chosen over it. 0 (the default):
 # any lead wins. A margin trusts the solver's ordering over a small lead that may come
@@ -669,25 +673,55 @@ def _sampled(
         move = _by_rule_of_thumb(view, choices) or choices[0]
         return Advice(move, reason="only repeats", samples=count, cut_short=cut)
 
+    deadline = min(time.process_time() + 2 * budget + 0.05, stop)
+
+    def search_sizes(candidate_count: int) -> tuple[int, int]:
+        """Positions for each search, and the depth-first pass's share of them, when
+        ``candidate_count`` candidates share the budget over every sample."""
+        total_nodes = max(int(budget * NODES_PER_SECOND), MIN_NODES * candidate_count * count)
+        per_search = max(MIN_NODES, total_nodes // (candidate_count * count))
+        first = int(per_search * DEPTH_FIRST_SHARE)
+        if model.native is not None:
+            # The C pass runs ten times as fast: it may take more positions for the same
+            # CPU; best-first keeps its own share.
+            first *= NATIVE_DEPTH_FIRST_FACTOR
+        return first + per_search - int(per_search * DEPTH_FIRST_SHARE), first
+
+    def wins_on_a_sample(step: tuple[tuple[int, int, int, int], ...], samples: int) -> bool:
+        """Whether a search after ``step`` wins on any of the first ``samples`` samples."""
+        nodes, first = search_sizes(2)
+        for i in range(min(samples, count)):
+            status, _best, _path = search_from(
+                model, after(root_at(i), step), nodes, deadline, depth_first_nodes=first, hand_over=HAND_OVER
+            )
+            if status == SOLVED:
+                return True
+        return False
+
     if len(fresh) == 1 and stock_move is not None:
-        # Nothing to choose between (a stock move is always there to fall back on).
-        _remember(truth_like, expanded[fresh[0]], known, memory)
-        return Advice(expanded[fresh[0]][0], reason="only move", samples=count, candidates=1, cut_short=cut)
+        lone = fresh[0]
+        if (
+            LONE_MOVE_CHECK
+            and lone != draw_step
+            and draw_step not in candidates
+            and not repeats(stock_move)
+            and not wins_on_a_sample(lone, LONE_MOVE_CHECK)
+        ):
+            # The lone fresh move loses on every sample looked at: weigh a draw against it
+            # (after a draw, moves that led back to seen positions lead somewhere new).
+            fresh.append(draw_step)
+            expanded[draw_step] = [stock_move]
+        else:
+            # Nothing to choose between (a stock move is always there to fall back on).
+            _remember(truth_like, expanded[lone], known, memory)
+            return Advice(expanded[lone][0], reason="only move", samples=count, candidates=1, cut_short=cut)
 
     # 4. Score every fresh candidate on every sample with a short search, sample by
     #    sample, so that when the time runs out every candidate has been judged on the
     #    same samples: a sample cut short is dropped (the first is kept, as far as it got).
-    total_nodes = max(int(budget * NODES_PER_SECOND), MIN_NODES * len(fresh) * count)
-    per_search = max(MIN_NODES, total_nodes // (len(fresh) * count))
-    deadline = min(time.process_time() + 2 * budget + 0.05, stop)
     values: dict[tuple[tuple[int, int, int, int], ...], float] = dict.fromkeys(fresh, 0.0)
     lines: dict[tuple[tuple[int, int, int, int], ...], tuple[str, list[tuple[int, int, int, int]]]] = {}
-    first_nodes = int(per_search * DEPTH_FIRST_SHARE)
-    if model.native is not None:
-        # The C pass runs ten times as fast: it may take more positions for the same
-        # CPU; best-first keeps its own share.
-        first_nodes *= NATIVE_DEPTH_FIRST_FACTOR
-    search_nodes = first_nodes + per_search - int(per_search * DEPTH_FIRST_SHARE)
+    search_nodes, first_nodes = search_sizes(len(fresh))
     active = list(fresh)
     scored = 0
     # Whether the limit stopped the scoring before every sample was scored (a hint

@@ -694,14 +694,16 @@ POSITION_5007: dict[str, Any] = {
 }
 
 
-@pytest.mark.parametrize("weighed", [False, True])
+@pytest.mark.parametrize(("always", "lone_check"), [(False, 0), (True, 0), (False, 8)])
 def test_the_draw_is_weighed_against_a_lone_fresh_move(
-    weighed: bool, monkeypatch: pytest.MonkeyPatch
+    always: bool, lone_check: int, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     from solitaire import hints
     from solitaire.memory import Memory
 
-    monkeypatch.setattr(hints, "DRAW_ALWAYS_WEIGHED", weighed)
+    monkeypatch.setattr(hints, "DRAW_ALWAYS_WEIGHED", always)
+    monkeypatch.setattr(hints, "LONE_MOVE_CHECK", lone_check)
+    weighed = always or lone_check > 0
     state = solitaire.load("klondike", POSITION_5007, draw=3)
     memory = told_stock(state, Memory.start(state))
     back_down = state.apply({"from": "f3", "to": "t4"})
