@@ -34,13 +34,15 @@ MODULES = ("bounds.py", "solver.py", "solver_klondike.py", "solver_casket.py")
 # Hand-written C: the depth-first search of one-pack Klondike (solver_klondike's model
 # ported line for line; the Python stays the reference the tests compare it with).
 C_EXTENSIONS = ("_klondike_dfs.c", "_casket_dfs.c")
+# What the hand-written extensions share (the hash set and hashing); part of their build.
+C_HEADERS = ("_native_search.h",)
 STAMP = PACKAGE / "compiled.stamp"
 
 
 def sources_hash() -> str:
     """A hash of the compiled modules' sources, in the order they are listed."""
     digest = hashlib.sha256()
-    for name in MODULES + C_EXTENSIONS:
+    for name in MODULES + C_EXTENSIONS + C_HEADERS:
         digest.update(name.encode())
         digest.update((PACKAGE / name).read_bytes())
     return digest.hexdigest()
@@ -80,6 +82,7 @@ def build(work: pathlib.Path) -> None:
         Extension(
             f"solitaire.{pathlib.Path(name).stem}",
             sources=[str(PACKAGE / name)],
+            depends=[str(PACKAGE / header) for header in C_HEADERS],
             extra_compile_args=["-O2", "-std=c99"],
         )
         for name in C_EXTENSIONS
