@@ -343,11 +343,44 @@ static int gen_moves(const Config *cfg, const Pos *p, Scored *out) {
 
 /* ------------------------------------------------------------------ the search */
 
+/* The hooks of the shared loop (_native_dfs_loop.h). A move the generator made always
+ * fits, so node_play and node_settle never skip one here; the tests compare every
+ * answer with the Python pass, which would raise. */
 typedef struct {
-    Pos pos;
-    int mstart, mcount, cursor;
-    int astart, acount; /* the actions that led here: the step, then automatic moves */
-} Frame;
+    int unused;
+} Scratch;
+
+static int scratch_init(Scratch *s) {
+    s->unused = 0;
+    return 0;
+}
+
+static void scratch_free(Scratch *s) { (void)s; }
+
+static int node_play(const Config *cfg, Pos *p, Act a) { return play_one(cfg, p, a); }
+
+static int node_settle(const Config *cfg, Pos *p, Act *made, int *nmade) { return settle(cfg, p, made, nmade); }
+
+static void node_hash(const Config *cfg, Pos *p, uint64_t *h1, uint64_t *h2) {
+    (void)cfg;
+    pos_hash(p, h1, h2);
+}
+
+static int node_won(const Config *cfg, const Pos *p) {
+    (void)cfg;
+    return won(p);
+}
+
+static int node_moves(const Config *cfg, Pos *p, Scored *out, Scratch *s) {
+    (void)s;
+    return gen_moves(cfg, p, out);
+}
+
+static PyObject *act_to_tuple(Act a) { return Py_BuildValue("(iiii)", a.a, a.b, 0, 0); }
+
+#include "_native_dfs_loop.h"
+
+
 
 static int parse_config(PyObject *blob, Config *cfg) {
     char *raw;
@@ -441,127 +474,7 @@ static PyObject *depth_first(PyObject *self, PyObject *args) {
         return NULL;
     }
 
-    HashSet seen;
-    Vec frames = {NULL, 0, 0, sizeof(Frame)};
-    Vec moves = {NULL, 0, 0, sizeof(Scored)};
-    Vec acts = {NULL, 0, 0, sizeof(Act)};
-    Scored scratch[MAX_MOVES];
-    Act automatic[MAX_AUTO];
-    PyObject *result = NULL;
-    int status = 1;
-    long long nodes = 1;
-    if (!set_init(&seen, 1 << 16)) return PyErr_NoMemory();
-    uint64_t h1, h2;
-    pos_hash(&root, &h1, &h2);
-    set_add(&seen, h1, h2);
-
-    int nm = gen_moves(&cfg, &root, scratch);
-    if (vec_reserve(&frames, 1) < 0 || vec_reserve(&moves, nm + 1) < 0) goto nomem;
-    memcpy(moves.data, scratch, nm * sizeof(Scored));
-    moves.size = nm;
-    Frame *f0 = (Frame *)frames.data;
-    f0->pos = root;
-    f0->mstart = 0;
-    f0->mcount = nm;
-    f0->cursor = 0;
-    f0->astart = 0;
-    f0->acount = 0;
-    frames.size = 1;
-
-    while (frames.size) {
-        Frame *top = (Frame *)frames.data + frames.size - 1;
-        if (top->cursor >= top->mcount) {
-            moves.size = top->mstart;
-            acts.size = top->astart;
-            frames.size--;
-            continue;
-        }
-        Act step = ((Scored *)moves.data)[top->mstart + top->cursor].act;
-        top->cursor++;
-        Pos child = top->pos;
-        if (play_one(&cfg, &child, step) < 0) {
-            PyErr_SetString(PyExc_AssertionError, "the Casket search made a move that does not fit");
-            goto done;
-        }
-        int nauto = 0;
-        if (settle(&cfg, &child, automatic, &nauto) < 0) {
-            PyErr_SetString(PyExc_AssertionError, "the Casket search could not settle a position");
-            goto done;
-        }
-        pos_hash(&child, &h1, &h2);
-        int added = set_add(&seen, h1, h2);
-        if (added < 0) goto nomem;
-        if (!added) continue;
-        nodes++;
-        if (won(&child)) {
-            status = 0;
-            Act *all = (Act *)acts.data;
-            PyObject *path = PyList_New(0);
-            if (!path) goto done;
-            for (size_t k = 0; k <= acts.size + nauto; k++) {
-                Act a;
-                if (k < acts.size)
-                    a = all[k];
-                else if (k == acts.size)
-                    a = step;
-                else
-                    a = automatic[k - acts.size - 1];
-                PyObject *item = Py_BuildValue("(iiii)", a.a, a.b, 0, 0);
-                if (!item || PyList_Append(path, item) < 0) {
-                    Py_XDECREF(item);
-                    Py_DECREF(path);
-                    goto done;
-                }
-                Py_DECREF(item);
-            }
-            result = Py_BuildValue("(iLN)", status, nodes, path);
-            goto done;
-        }
-        int out_of_time = 0;
-        if (nodes % CLOCK_EVERY == 0) {
-            /* Python's signal handlers (Ctrl-C; the worker pool's CPU limit) run only
-             * when asked from a long C loop. */
-            if (PyErr_CheckSignals() < 0) goto done;
-            PyObject *now = PyObject_CallNoArgs(clock);
-            if (!now) goto done;
-            double t = PyFloat_AsDouble(now);
-            Py_DECREF(now);
-            if (t == -1.0 && PyErr_Occurred()) goto done;
-            out_of_time = t > deadline;
-        }
-        if (out_of_time || (limit >= 0 && nodes >= limit)) {
-            status = 2;
-            result = Py_BuildValue("(iL[])", status, nodes);
-            goto done;
-        }
-        int count = gen_moves(&cfg, &child, scratch);
-        if (vec_reserve(&frames, frames.size + 1) < 0 || vec_reserve(&moves, moves.size + count) < 0 ||
-            vec_reserve(&acts, acts.size + 1 + nauto) < 0)
-            goto nomem;
-        Frame *f = (Frame *)frames.data + frames.size;
-        f->pos = child;
-        f->mstart = (int)moves.size;
-        f->mcount = count;
-        f->cursor = 0;
-        memcpy((Scored *)moves.data + moves.size, scratch, count * sizeof(Scored));
-        moves.size += count;
-        f->astart = (int)acts.size;
-        f->acount = 1 + nauto;
-        ((Act *)acts.data)[acts.size++] = step;
-        for (int k = 0; k < nauto; k++) ((Act *)acts.data)[acts.size++] = automatic[k];
-        frames.size++;
-    }
-    status = 1;
-    result = Py_BuildValue("(iL[])", status, nodes);
-    goto done;
-nomem:
-    PyErr_NoMemory();
-done:
-    free(seen.slots);
-    free(frames.data);
-    free(moves.data);
-    free(acts.data);
-    return result;
+    return run_depth_first(&cfg, &root, limit, deadline, clock);
 }
 
 static PyMethodDef methods[] = {

@@ -35,7 +35,7 @@ MODULES = ("bounds.py", "solver.py", "solver_klondike.py", "solver_casket.py")
 # ported line for line; the Python stays the reference the tests compare it with).
 C_EXTENSIONS = ("_klondike_dfs.c", "_casket_dfs.c")
 # What the hand-written extensions share (the hash set and hashing); part of their build.
-C_HEADERS = ("_native_search.h",)
+C_HEADERS = ("_native_search.h", "_native_dfs_loop.h")
 STAMP = PACKAGE / "compiled.stamp"
 
 
