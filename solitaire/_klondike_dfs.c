@@ -623,29 +623,8 @@ bad:
     return -1;
 }
 
-/* depth_first(config, root, max_nodes, deadline, clock) -> (status, nodes, actions)
- * status: 0 solved, 1 unsolvable, 2 unknown; actions after the root (solved only). */
-static PyObject *depth_first(PyObject *self, PyObject *args) {
-    PyObject *blob, *root_obj, *limit_obj, *clock;
-    double deadline;
-    (void)self;
-    if (!PyArg_ParseTuple(args, "SOOdO", &blob, &root_obj, &limit_obj, &deadline, &clock)) return NULL;
-    Config cfg;
-    if (parse_config(blob, &cfg) < 0) return NULL;
-    Pos root;
-    if (parse_position(root_obj, &cfg, &root) < 0) return NULL;
-    long long limit = -1;
-    if (limit_obj != Py_None) {
-        limit = PyLong_AsLongLong(limit_obj);
-        if (limit == -1 && PyErr_Occurred()) return NULL;
-    }
-    if (!PyCallable_Check(clock)) {
-        PyErr_SetString(PyExc_TypeError, "clock must be callable");
-        return NULL;
-    }
-
-    return run_depth_first(&cfg, &root, limit, deadline, clock);
-}
+#define NATIVE_DFS_ENTRY
+#include "_native_dfs_loop.h"
 
 static PyMethodDef methods[] = {
     {"depth_first", depth_first, METH_VARARGS,

@@ -14,6 +14,10 @@
  *   int node_moves(const Config *, Pos *, Scored *, Scratch *)      best first
  *   PyObject *act_to_tuple(Act)                              the model's action tuple
  *
+ * Included a second time with ``NATIVE_DFS_ENTRY`` defined, after the pass's
+ * ``parse_config(PyObject *, Config *)`` and ``parse_position(PyObject *, const Config *,
+ * Pos *)``, it adds the Python entry point ``depth_first``.
+ *
  * It visits positions in the order the Python search does: the moves of the position on
  * top of the stack in order, each child settled, skipped if its key was seen, and
  * counted, tested for a win, and pushed otherwise; the clock is read every
@@ -151,6 +155,35 @@ done:
     free(moves.data);
     free(acts.data);
     return result;
+}
+
+#endif
+
+#if defined(NATIVE_DFS_ENTRY) && !defined(SOLITAIRE_NATIVE_DFS_ENTRY_H)
+#define SOLITAIRE_NATIVE_DFS_ENTRY_H
+/* depth_first(config, root, max_nodes, deadline, clock) -> (status, nodes, actions):
+ * the pass's entry from Python. ``config`` is the model's bytes (``parse_config``),
+ * ``root`` its position tuple (``parse_position``; both refuse what does not fit with
+ * ValueError), ``max_nodes`` None or a count, ``deadline`` a reading of ``clock``. */
+static PyObject *depth_first(PyObject *self, PyObject *args) {
+    PyObject *blob, *root_obj, *limit_obj, *clock;
+    double deadline;
+    (void)self;
+    if (!PyArg_ParseTuple(args, "SOOdO", &blob, &root_obj, &limit_obj, &deadline, &clock)) return NULL;
+    Config cfg;
+    if (parse_config(blob, &cfg) < 0) return NULL;
+    Pos root;
+    if (parse_position(root_obj, &cfg, &root) < 0) return NULL;
+    long long limit = -1;
+    if (limit_obj != Py_None) {
+        limit = PyLong_AsLongLong(limit_obj);
+        if (limit == -1 && PyErr_Occurred()) return NULL;
+    }
+    if (!PyCallable_Check(clock)) {
+        PyErr_SetString(PyExc_TypeError, "clock must be callable");
+        return NULL;
+    }
+    return run_depth_first(&cfg, &root, limit, deadline, clock);
 }
 
 #endif
