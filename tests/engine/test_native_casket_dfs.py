@@ -10,9 +10,7 @@ matter.
 
 from __future__ import annotations
 
-import itertools
 import random
-import signal
 import time
 from typing import Any
 
@@ -91,43 +89,6 @@ def test_the_pass_alone_counts_the_same_positions_from_played_positions() -> Non
         assert answers[0] == answers[1], seed
         compared.add(answers[0][0])
     assert len(compared) >= 2, compared
-
-
-def test_the_c_pass_stops_at_the_deadline_by_the_clock_it_is_given() -> None:
-    """Hard seed 1 is not decided in millions of positions: the pass must stop by the
-    clock. A fake clock that jumps past the deadline on its fourth reading stops it
-    within the 512 positions between two readings after that."""
-    state = solitaire.new_game("casket", seed=1, hard=True)
-    readings = iter([0.0, 0.0, 0.0, 0.0] + [100.0] * 100)
-    result = solitaire.solve(state, timeout=10, clock=lambda: next(readings), depth_first_share=0.5)
-    assert result.status == "unknown"
-    assert result.nodes <= 4 * 512 + 1
-
-
-class Interrupted(Exception):
-    pass
-
-
-def test_a_signal_handler_stops_the_c_pass() -> None:
-    """The worker pool stops a job at its CPU limit by a Python signal handler that
-    raises; the C loop must give it its turn (see test_native_dfs.py)."""
-    state = solitaire.new_game("casket", seed=1, hard=True)
-    model = CasketModel(state)
-    readings = itertools.count()
-    cap = 3_000_000
-
-    def interrupt(signum: int, frame: object) -> None:
-        raise Interrupted
-
-    previous = signal.signal(signal.SIGPROF, interrupt)
-    try:
-        signal.setitimer(signal.ITIMER_PROF, 0.2)
-        with pytest.raises(Interrupted):
-            model.native_depth_first(model.start(state), cap, float("inf"), readings.__next__)
-    finally:
-        signal.setitimer(signal.ITIMER_PROF, 0)
-        signal.signal(signal.SIGPROF, previous)
-    assert next(readings) < cap // 512 // 2
 
 
 def test_with_the_space_bound_on_the_python_pass_runs() -> None:

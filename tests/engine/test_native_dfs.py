@@ -9,9 +9,7 @@ winning line, replayed through the engine. The Python search stays the reference
 
 from __future__ import annotations
 
-import itertools
 import random
-import signal
 import time
 from typing import Any
 
@@ -100,47 +98,6 @@ def test_the_hints_searches_are_the_same_in_c() -> None:
         assert fast == reference, seed
         compared += 1
     assert compared == 8
-
-
-def test_the_c_pass_stops_at_the_deadline_by_the_clock_it_is_given() -> None:
-    """Seed 1 (draw 3) is not decided in millions of positions: the pass must stop by
-    the clock. A fake clock that jumps past the deadline on its fourth reading stops it
-    within the 512 positions between two readings after that."""
-    state = solitaire.new_game("klondike", seed=1, draw=3)
-    readings = iter([0.0, 0.0, 0.0, 0.0] + [100.0] * 100)
-    result = solitaire.solve(state, timeout=10, clock=lambda: next(readings), depth_first_share=0.5)
-    assert result.status == "unknown"
-    assert result.nodes <= 4 * 512 + 1
-
-
-class Interrupted(Exception):
-    pass
-
-
-def test_a_signal_handler_stops_the_c_pass() -> None:
-    """The worker pool stops a job at its CPU limit by a Python signal handler that
-    raises (SIGXCPU, ``games.core.workers``), and Ctrl-C works the same way. A C loop
-    must give such handlers their turn. Here SIGPROF fires after 0.2 CPU s; the clock is
-    a builtin counter that never reaches the deadline and never runs Python code itself,
-    so only the C pass's own signal check can end the search early."""
-    state = solitaire.new_game("klondike", seed=1, draw=3)  # undecided in millions
-    model = KlondikeModel(state)
-    readings = itertools.count()
-    cap = 3_000_000
-
-    def interrupt(signum: int, frame: object) -> None:
-        raise Interrupted
-
-    previous = signal.signal(signal.SIGPROF, interrupt)
-    try:
-        signal.setitimer(signal.ITIMER_PROF, 0.2)
-        with pytest.raises(Interrupted):
-            model.native_depth_first(model.start(state), cap, float("inf"), readings.__next__)
-    finally:
-        signal.setitimer(signal.ITIMER_PROF, 0)
-        signal.signal(signal.SIGPROF, previous)
-    # One reading per 512 positions: far fewer than the cap's, so the pass was stopped.
-    assert next(readings) < cap // 512 // 2
 
 
 def test_a_malformed_position_is_refused_not_searched() -> None:
