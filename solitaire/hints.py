@@ -181,6 +181,10 @@ DRAW_ALWAYS_WEIGHED = False
 # talon is known and a draw leads somewhere new, search after the lone move on this
 # many samples first; if it wins on none of them, the draw is weighed against it.
 LONE_MOVE_CHECK = 0
+# Whether a remembered plan's play from the waste (the end of "draw until X, then play
+# X") is weighed afresh rather than followed: 10 of 35 moves that lost won deals on
+# tuning seeds were such plays (docs/winnability.md). Off: not measured yet.
+REWEIGH_WASTE_PLAYS = False
 # How much better, as a share of the samples scored, a candidate must score than the
 # first candidate in the model's own move order to be chosen over it. 0 (the default):
 # any lead wins. A margin trusts the solver's ordering over a small lead that may come
@@ -531,6 +535,7 @@ def _sampled(
         remembered is not None
         and remembered in moves
         and (not repeats(remembered) or (plan_end is not None and plan_end not in seen))
+        and not (REWEIGH_WASTE_PLAYS and _plays_from_waste(truth_like.rules, remembered))
     ):
         return Advice(remembered, reason="plan")
 
@@ -898,6 +903,11 @@ def _remember(
         while len(_plans) > PLAN_MEMORY:
             dropped, _ = _plans.popitem(last=False)
             _ends.pop(dropped, None)
+
+
+def _plays_from_waste(rules: Rules, move: dict[str, Any]) -> bool:
+    """A move that takes the waste's top card to a foundation or the tableau."""
+    return rules.roles[rules.index[move["from"]]] == WASTE
 
 
 def _is_talon_move(state: State, move: dict[str, Any]) -> bool:

@@ -722,3 +722,41 @@ def test_the_draw_is_weighed_against_a_lone_fresh_move(
         assert advice.move == {"from": "waste", "to": "f3", "count": 1}
         assert advice.reason == "only move"
         assert after.status == "unsolvable"
+
+
+def _replay_hints(seed: int, steps: int) -> tuple[solitaire.State, Any, frozenset[str]]:
+    """Draw-3 deal ``seed`` after ``steps`` moves of the hint, as the hint bot plays it:
+    the position, the player's memory and the positions seen."""
+    from solitaire.memory import Memory
+
+    clear_plans()
+    state = solitaire.new_game("klondike", seed=seed, draw=3)
+    memory = Memory.start(state)
+    seen = {position_key_of(state)}
+    for _ in range(steps):
+        advice = advise(state.view(), memory, seen=frozenset(seen), budget=2.0)
+        assert advice.move is not None
+        state = state.apply(advice.move)
+        memory = memory.after(state)
+        seen.add(position_key_of(state))
+    return state, memory, frozenset(seen)
+
+
+@pytest.mark.parametrize("reweigh", [False, True])
+def test_a_planned_play_from_the_waste_may_be_weighed_afresh(
+    reweigh: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Draw-3 seed 5021: at move 61 the hint chose "draw twice, then the 5H from the
+    waste to t7", and at move 63 the plan plays it (docs/winnability.md). With
+    ``REWEIGH_WASTE_PLAYS`` that play is not taken from the plan but weighed again."""
+    from solitaire import hints
+
+    state, memory, seen = _replay_hints(5021, 63)
+    monkeypatch.setattr(hints, "REWEIGH_WASTE_PLAYS", reweigh)
+    advice = advise(state.view(), memory, seen=seen, budget=2.0)
+    if reweigh:
+        assert advice.reason != "plan"
+        assert advice.samples > 0
+    else:
+        assert advice.reason == "plan"
+        assert advice.move == {"from": "waste", "to": "t7", "count": 1}
