@@ -1,12 +1,15 @@
-/* The depth-first search of solver_casket's model, in C, for Casket and its hard
- * variation.
+/* The searches of solver_casket's model, in C, for Casket and its hard variation:
+ * the depth-first pass and, since 2026-12-06, best-first.
  *
  * It is a line-for-line port of ``CasketModel.moves``, ``CasketModel.settle``,
- * ``CasketModel.play_one`` and ``_Search.depth_first`` in solver.py, which stay the
- * reference. Given the same root and node budget it visits the same positions in the
- * same order and returns the same status, node count and winning line
- * (tests/engine/test_native_casket_dfs.py checks that on many deals). What it gains is
- * speed: no Python objects per position, moves made on a copied struct.
+ * ``CasketModel.play_one``, ``CasketModel.score``, ``_Search.depth_first`` and
+ * ``_Search.best_first`` in solver.py, which stay the reference. Given the same root and
+ * node budget each search visits the same positions in the same order and returns the
+ * same status, node count and lines (tests/engine/test_native_casket_dfs.py and
+ * test_native_casket_best_first.py check that on many deals). What it gains is speed:
+ * no Python objects per position, moves made on a copied struct. The loops themselves
+ * are shared with the Klondike pass (``_native_dfs_loop.h``) or written to be
+ * (``_native_bfs_loop.h``); this file supplies the model.
  *
  * As in ``_klondike_dfs.c``, the transposition table keeps a 128-bit hash of the
  * model's canonical key (foundations, stock and jewels left, the lid as a multiset,
@@ -16,9 +19,9 @@
  *
  * The deal's stock and jewels, and the table of when a card may go up by itself, are
  * computed in Python by ``CasketModel`` and handed over as one bytes object, so the
- * rule of safety lives in one place. The space bound (``solver_casket.SPACE_BOUND``)
- * is not ported: with it on, the Python search runs. This file knows nothing of engine
- * states, views or the web app.
+ * rule of safety lives in one place; the score's weights come with each call. The space
+ * bound (``solver_casket.SPACE_BOUND``) is not ported: with it on, the Python searches
+ * run. This file knows nothing of engine states, views or the web app.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -380,7 +383,45 @@ static PyObject *act_to_tuple(Act a) { return Py_BuildValue("(iiii)", a.a, a.b, 
 
 #include "_native_dfs_loop.h"
 
+/* CasketModel.score: cards left (the stock twice, as there), blockers, spaces as a
+ * bonus, jewels still locked; weights in CASKET_WEIGHTS's order. */
+static long long node_score(const Config *cfg, const Pos *p, const long long *w) {
+    int height[4];
+    for (int s = 0; s < 4; s++) height[s] = p->found[2 * s] > p->found[2 * s + 1] ? p->found[2 * s] : p->found[2 * s + 1];
+    long long left = p->stock + p->jewels, blockers = 0, spaces = 0;
+    for (int c = 0; c < NLID; c++)
+        if (p->lid[c]) left++;
+    for (int k = 0; k < NTAB + NWASTE + 1; k++) {
+        const uint8_t *pile;
+        int n;
+        if (k < NTAB) {
+            pile = p->tab[k];
+            n = p->tn[k];
+        } else if (k < NTAB + NWASTE) {
+            pile = p->waste[k - NTAB];
+            n = p->wn[k - NTAB];
+        } else {
+            pile = cfg->stock;
+            n = p->stock;
+        }
+        if (!n) {
+            spaces++;
+            continue;
+        }
+        left += n;
+        int most_urgent = 99;
+        for (int i = 0; i < n; i++) {
+            int need = (pile[i] >> 2) - height[pile[i] & 3];
+            if (need > most_urgent)
+                blockers++;
+            else
+                most_urgent = need;
+        }
+    }
+    return w[0] * left + w[1] * blockers - w[2] * spaces + w[3] * p->jewels;
+}
 
+#include "_native_bfs_loop.h"
 
 static int parse_config(PyObject *blob, Config *cfg) {
     char *raw;
@@ -454,10 +495,14 @@ bad:
 
 #define NATIVE_DFS_ENTRY
 #include "_native_dfs_loop.h"
+#define NATIVE_BFS_ENTRY
+#include "_native_bfs_loop.h"
 
 static PyMethodDef methods[] = {
     {"depth_first", depth_first, METH_VARARGS,
      "depth_first(config, root, max_nodes, deadline, clock) -> (status, nodes, actions)"},
+    {"best_first", best_first, METH_VARARGS,
+     "best_first(config, root, max_nodes, deadline, clock, weights) -> (status, nodes, line, best_score, best_line)"},
     {NULL, NULL, 0, NULL},
 };
 

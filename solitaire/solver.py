@@ -103,6 +103,15 @@ class Model(Protocol[P]):
         where the model has no such search for these rules."""
         ...
 
+    def native_best_first(
+        self, root: P, max_nodes: int | None, deadline: float, clock: Callable[[], float]
+    ) -> tuple[str, int, list[Action], int, list[Action]] | None:
+        """``_Search.best_first`` from ``root`` in compiled code, expanding the same
+        positions in the same order (status, nodes, the winning line, the best score
+        and the line to the best-scored position, lines after ``root``); None where the
+        model has no such search."""
+        ...
+
 
 def model_for(state: State) -> Model[object]:
     """The search model of the state's game. :raises ValueError: for Double Solitaire."""
@@ -148,10 +157,10 @@ def solve(
     :param hand_over: whether best-first skips the positions the depth-first pass
         finished with; ``None`` takes the model's ``hand_over_finished``. The C pass
         (below) keeps no positions to hand over, so with it best-first starts afresh.
-    :param native: let the depth-first pass run in the model's compiled search where
-        it has one (one-pack Klondike, draw three: ``_klondike_dfs.c``; Casket:
-        ``_casket_dfs.c``); False runs the Python reference, which visits the same
-        positions.
+    :param native: let the searches run in the model's compiled code where it has
+        some (the depth-first pass of one-pack Klondike, draw three: ``_klondike_dfs.c``;
+        both searches of Casket: ``_casket_dfs.c``); False runs the Python reference,
+        which visits the same positions.
     :raises ValueError: for a game the solver does not play, or ``thoughtful=False``.
     """
     if not thoughtful:
@@ -185,7 +194,7 @@ def solve(
             found = _replay(model, state, path) if status == SOLVED else []
             return SolveResult(status, found, nodes, clock() - started)
     remaining = None if max_nodes is None else max_nodes - nodes
-    search: _Search[object] = _Search(model, clock, deadline, remaining)
+    search: _Search[object] = _Search(model, clock, deadline, remaining, native=native)
     if hand_over is None:
         hand_over = model.hand_over_finished
     if probe is not None and hand_over:
@@ -202,7 +211,9 @@ def best_line(state: State, max_nodes: int, timeout: float = 1.0) -> tuple[str, 
     the best-first games, the line to the most promising position seen (possibly
     empty). Used by the hint, on a deal whose hidden cards it has guessed."""
     model = model_for(state)
-    search: _Search[object] = _Search(model, time.perf_counter, time.perf_counter() + timeout, max_nodes)
+    search: _Search[object] = _Search(
+        model, time.perf_counter, time.perf_counter() + timeout, max_nodes, native=True
+    )
     status, path = search.run(state)
     if status != SOLVED:
         path = search.best_path
@@ -230,8 +241,8 @@ def search_from(
         best-first searches with the positions left.
     :param hand_over: best-first skips the positions the pass finished with (as in
         ``solve``); the score it reports is then the best among the positions it saw.
-    :param native: run the depth-first pass in compiled code where the model has it
-        (the same positions as the Python pass; see ``solve``).
+    :param native: run the searches in compiled code where the model has them (the
+        same positions as the Python ones; see ``solve``).
     """
     root, made = model.settle(position)
     if model.won(root):
@@ -242,7 +253,7 @@ def search_from(
         if status != UNKNOWN:
             return status, model.score(root) if status != SOLVED else 0, path
         max_nodes = max(max_nodes - probe.nodes, 1)
-    search: _Search[P] = _Search(model, clock, deadline, max_nodes)
+    search: _Search[P] = _Search(model, clock, deadline, max_nodes, native=native)
     if hand_over and depth_first_nodes > 0:
         search.dead = probe.dead
     search.best_score = model.score(root)
@@ -355,6 +366,16 @@ class _Search(Generic[P]):
         choice costs it little: the games with huge trees (Josephine, Casket) need that.
         It is exhaustive all the same: an empty queue proves the position lost."""
         model = self.model
+        depth_weight = getattr(model, "depth_weight", 0)
+        if self.native and not self.dead and not depth_weight:
+            answer = model.native_best_first(root, self.max_nodes, self.deadline, self.clock)
+            if answer is not None:
+                status, self.nodes, line, best_score, best_line = answer
+                if status == SOLVED:
+                    return status, made + line
+                self.best_score = best_score
+                self.best_path = made + best_line
+                return status, []
         key = model.key
         won = model.won
         moves = model.moves
@@ -365,8 +386,8 @@ class _Search(Generic[P]):
         # key -> (parent key, actions from the parent); the root has no parent.
         parents: dict[Hashable, tuple[Hashable, list[Action]] | None] = {root_key: None}
         # Entries: (priority, tie-breaker, position, key, depth). A model may add a
-        # little of the depth to the score so that no single line is followed too far.
-        depth_weight = getattr(model, "depth_weight", 0)
+        # little of the depth to the score (``depth_weight``) so that no single line is
+        # followed too far.
         # Positions a depth-first pass from the same root finished with (``dead``).
         dead = self.dead
         queue: list[tuple[int, int, P, Hashable, int]] = [(score(root), 0, root, root_key, 0)]

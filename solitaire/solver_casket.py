@@ -361,6 +361,25 @@ class CasketModel:
         actions: list[Action] = [(a[0], a[1], a[2], a[3]) for a in path]
         return _NATIVE_STATUS[status], nodes, actions
 
+    def native_best_first(
+        self, root: Position, max_nodes: int | None, deadline: float, clock: Callable[[], float]
+    ) -> tuple[str, int, list[Action], int, list[Action]] | None:
+        """``_Search.best_first`` from ``root`` in C: the same positions in the same
+        order, so the same status, node count, winning line, best score and line to the
+        best-scored position (the actions after ``root``). None as for the depth-first."""
+        if self.native is None or _NATIVE is None:
+            return None
+        status, nodes, line, best, best_line = _NATIVE.best_first(
+            self.native, root, max_nodes, deadline, clock, CASKET_WEIGHTS
+        )
+        return (
+            _NATIVE_STATUS[status],
+            nodes,
+            [(a[0], a[1], a[2], a[3]) for a in line],
+            best,
+            [(a[0], a[1], a[2], a[3]) for a in best_line],
+        )
+
     def expand(self, action: Action, state: State) -> list[Move]:
         """The engine move for ``action`` from the engine position ``state``."""
         rules = self.rules

@@ -314,6 +314,12 @@ class KlondikeModel:
         actions: list[Action] = [(a[0], a[1], a[2], a[3]) for a in path]
         return _NATIVE_STATUS[status], nodes, actions
 
+    def native_best_first(
+        self, root: Position, max_nodes: int | None, deadline: float, clock: Callable[[], float]
+    ) -> tuple[str, int, list[Action], int, list[Action]] | None:
+        """None: Klondike's and Josephine's best-first search runs in Python."""
+        return None
+
     # --- the search interface -------------------------------------------------------
 
     def key(self, position: Position) -> Hashable:

@@ -14,8 +14,9 @@ run as plain Python and give the same answers (the test compares the two).
 It also builds ``_klondike_dfs.c``, a hand-written C port of the depth-first search of
 one-pack Klondike at draw three (``solver_klondike.KlondikeModel.native``); the Python
 search it ports stays the reference (``tests/engine/test_native_dfs.py``), and
-``_casket_dfs.c``, the same for Casket's model (``solver_casket.CasketModel.native``;
-``tests/engine/test_native_casket_dfs.py``).
+``_casket_dfs.c``, the same for Casket's model, with its best-first search too
+(``solver_casket.CasketModel.native``; ``tests/engine/test_native_casket_dfs.py`` and
+``test_native_casket_best_first.py``).
 
 This module knows nothing of the games or the web app: it only lists files and builds.
 """
@@ -31,11 +32,13 @@ PACKAGE = pathlib.Path(__file__).resolve().parent.parent
 # The modules the hint and the solver spend their time in. Each is its own extension
 # (mypyc's "separate" groups), so each can be rebuilt or dropped alone.
 MODULES = ("bounds.py", "solver.py", "solver_klondike.py", "solver_casket.py")
-# Hand-written C: the depth-first search of one-pack Klondike (solver_klondike's model
-# ported line for line; the Python stays the reference the tests compare it with).
+# Hand-written C: the depth-first search of one-pack Klondike and both searches of
+# Casket (the models ported line for line; the Python stays the reference the tests
+# compare them with).
 C_EXTENSIONS = ("_klondike_dfs.c", "_casket_dfs.c")
-# What the hand-written extensions share (the hash set and hashing); part of their build.
-C_HEADERS = ("_native_search.h", "_native_dfs_loop.h")
+# What the hand-written extensions share (the hash set and hashing, the depth-first and
+# best-first loops); part of their build.
+C_HEADERS = ("_native_search.h", "_native_dfs_loop.h", "_native_bfs_loop.h")
 STAMP = PACKAGE / "compiled.stamp"
 
 
