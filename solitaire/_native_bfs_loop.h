@@ -24,6 +24,8 @@
 #ifndef SOLITAIRE_NATIVE_BFS_LOOP_H
 #define SOLITAIRE_NATIVE_BFS_LOOP_H
 
+#include "_native_python.h"
+
 typedef struct {
     uint32_t parent;
     uint16_t depth;
@@ -216,17 +218,9 @@ static PyObject *run_best_first(const Config *cfg, Pos *root, long long limit, d
                 win_id = id;
                 goto answer;
             }
-            int out_of_time = 0;
-            if (nodes % CLOCK_EVERY == 0) {
-                if (PyErr_CheckSignals() < 0) goto done;
-                PyObject *now = PyObject_CallNoArgs(clock);
-                if (!now) goto done;
-                double t = PyFloat_AsDouble(now);
-                Py_DECREF(now);
-                if (t == -1.0 && PyErr_Occurred()) goto done;
-                out_of_time = t > deadline;
-            }
-            if (out_of_time || (limit >= 0 && nodes >= limit)) {
+            int spent = budget_spent(nodes, limit, clock, deadline, CLOCK_EVERY);
+            if (spent < 0) goto done;
+            if (spent) {
                 status = 2;
                 goto answer;
             }
@@ -282,15 +276,8 @@ static PyObject *best_first(PyObject *self, PyObject *args) {
     if (parse_config(blob, &cfg) < 0) return NULL;
     Pos root;
     if (parse_position(root_obj, &cfg, &root) < 0) return NULL;
-    long long limit = -1;
-    if (limit_obj != Py_None) {
-        limit = PyLong_AsLongLong(limit_obj);
-        if (limit == -1 && PyErr_Occurred()) return NULL;
-    }
-    if (!PyCallable_Check(clock)) {
-        PyErr_SetString(PyExc_TypeError, "clock must be callable");
-        return NULL;
-    }
+    long long limit;
+    if (read_limit_and_clock(limit_obj, clock, &limit) < 0) return NULL;
     long long weights[MAX_WEIGHTS] = {0};
     Py_ssize_t nweights = PyTuple_GET_SIZE(weights_obj);
     if (nweights > MAX_WEIGHTS) {

@@ -25,6 +25,8 @@
 #ifndef SOLITAIRE_NATIVE_DFS_LOOP_H
 #define SOLITAIRE_NATIVE_DFS_LOOP_H
 
+#include "_native_python.h"
+
 typedef struct {
     Pos pos;
     int mstart, mcount, cursor;
@@ -109,19 +111,9 @@ static PyObject *run_depth_first(const Config *cfg, Pos *root, long long limit, 
             result = Py_BuildValue("(iLN)", status, nodes, path);
             goto done;
         }
-        int out_of_time = 0;
-        if (nodes % CLOCK_EVERY == 0) {
-            /* Python's signal handlers (Ctrl-C; the worker pool's CPU limit, which
-             * raises TaskTimeout) run only when asked from a long C loop. */
-            if (PyErr_CheckSignals() < 0) goto done;
-            PyObject *now = PyObject_CallNoArgs(clock);
-            if (!now) goto done;
-            double t = PyFloat_AsDouble(now);
-            Py_DECREF(now);
-            if (t == -1.0 && PyErr_Occurred()) goto done;
-            out_of_time = t > deadline;
-        }
-        if (out_of_time || (limit >= 0 && nodes >= limit)) {
+        int spent = budget_spent(nodes, limit, clock, deadline, CLOCK_EVERY);
+        if (spent < 0) goto done;
+        if (spent) {
             status = 2;
             result = Py_BuildValue("(iL[])", status, nodes);
             goto done;
@@ -174,15 +166,8 @@ static PyObject *depth_first(PyObject *self, PyObject *args) {
     if (parse_config(blob, &cfg) < 0) return NULL;
     Pos root;
     if (parse_position(root_obj, &cfg, &root) < 0) return NULL;
-    long long limit = -1;
-    if (limit_obj != Py_None) {
-        limit = PyLong_AsLongLong(limit_obj);
-        if (limit == -1 && PyErr_Occurred()) return NULL;
-    }
-    if (!PyCallable_Check(clock)) {
-        PyErr_SetString(PyExc_TypeError, "clock must be callable");
-        return NULL;
-    }
+    long long limit;
+    if (read_limit_and_clock(limit_obj, clock, &limit) < 0) return NULL;
     return run_depth_first(&cfg, &root, limit, deadline, clock);
 }
 

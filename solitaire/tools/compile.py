@@ -38,7 +38,7 @@ MODULES = ("bounds.py", "solver.py", "solver_klondike.py", "solver_casket.py")
 C_EXTENSIONS = ("_klondike_dfs.c", "_casket_dfs.c")
 # What the hand-written extensions share (the hash set and hashing, the depth-first and
 # best-first loops); part of their build.
-C_HEADERS = ("_native_search.h", "_native_dfs_loop.h", "_native_bfs_loop.h")
+C_HEADERS = ("_native_search.h", "_native_python.h", "_native_dfs_loop.h", "_native_bfs_loop.h")
 STAMP = PACKAGE / "compiled.stamp"
 
 

@@ -103,6 +103,24 @@ def play_all(state: Any, *moves: tuple[Any, ...]) -> Any:
     return state
 
 
+def replayed(state: Any, moves: list[Any]) -> Any:
+    """The state after ``moves`` (engine moves, as a solver's line gives them)."""
+    for move in moves:
+        state = state.apply(move)
+    return state
+
+
+def randomly_played(state: Any, rng: Any, least: int, most: int) -> Any:
+    """The state after between ``least`` and ``most`` - 1 random legal moves (fewer if
+    the game gets stuck): positions part-way through a game, for the searches' tests."""
+    for _ in range(rng.randrange(least, most)):
+        moves = state.legal_moves()
+        if not moves:
+            break
+        state = state.apply(rng.choice(moves))
+    return state
+
+
 def refused(state: Any, source: str, target: str, count: int = 1) -> solitaire.IllegalMove:
     """Assert the move is refused as illegal, and that it is not offered as legal either."""
     assert mv(source, target, count) not in moves_of(state), (

@@ -5,15 +5,13 @@ Run from the same root with the same node budget, the two must expand the same
 positions in the same order: the same status, node count and winning line, and when
 no win is found the same best score and line to the best-scored position (the Casket
 hint follows that line). The Python search stays the reference. The searches are
-bounded by positions, so speed cannot matter; the last two tests give the C loop a
-clock and a signal, as ``test_native_passes.py`` does for the depth-first passes.
+bounded by positions, so speed cannot matter. ``test_native_passes.py`` checks that
+the C loop stops by its clock and lets a signal handler stop it.
 """
 
 from __future__ import annotations
 
-import itertools
 import random
-import signal
 import time
 from typing import Any
 
@@ -23,6 +21,7 @@ import solitaire
 from solitaire import solver_casket
 from solitaire.solver import _Search
 from solitaire.solver_casket import CasketModel
+from tests.engine.conftest import randomly_played, replayed
 
 pytestmark = pytest.mark.skipif(
     solver_casket._NATIVE is None, reason="the C searches are not built (make install)"
@@ -43,10 +42,10 @@ def best_first_both_ways(state: solitaire.State, nodes: int) -> tuple[Any, Any]:
 
 
 def replay(state: solitaire.State, line: list[Any]) -> solitaire.State:
+    """The state after the model's actions ``line``, each turned into engine moves."""
     model = CasketModel(state)
     for action in line:
-        for move in model.expand(action, state):
-            state = state.apply(move)
+        state = replayed(state, model.expand(action, state))
     return state
 
 
@@ -75,12 +74,7 @@ def test_from_played_positions_including_exhausted_searches() -> None:
     rng = random.Random(5)
     compared = set()
     for seed in range(1, 25):
-        state = solitaire.new_game("casket", seed=seed, hard=seed % 2 == 0)
-        for _ in range(rng.randrange(40, 200)):
-            moves = state.legal_moves()
-            if not moves:
-                break
-            state = state.apply(rng.choice(moves))
+        state = randomly_played(solitaire.new_game("casket", seed=seed, hard=seed % 2 == 0), rng, 40, 200)
         fast, reference = best_first_both_ways(state, 3000)
         assert fast == reference, seed
         compared.add(fast[0])
@@ -121,42 +115,3 @@ def test_a_malformed_position_or_weights_are_refused_not_searched() -> None:
         native.best_first(model.native, model.start(state), 10, 1e9, time.perf_counter, tuple(range(9)))
     with pytest.raises(TypeError):
         native.best_first(model.native, model.start(state), 10, 1e9, time.perf_counter, [2, 5, 4, 2])
-
-
-def test_the_c_search_stops_at_the_deadline_by_the_clock_it_is_given() -> None:
-    """A fake clock that jumps past the deadline on its fourth reading stops the search
-    at the fourth reading: one every 512 positions."""
-    state = solitaire.new_game("casket", seed=1, hard=True)
-    model = CasketModel(state)
-    readings = iter([0.0, 0.0, 0.0] + [100.0] * 100)
-    answer = model.native_best_first(model.start(state), None, 10.0, lambda: next(readings))
-    assert answer is not None
-    status, nodes, line, _best, _best_line = answer
-    assert (status, nodes, line) == ("unknown", 4 * 512, [])
-
-
-class Interrupted(Exception):
-    pass
-
-
-def test_a_signal_handler_stops_the_c_search() -> None:
-    """As for the depth-first passes: SIGPROF fires after 0.2 CPU s and its handler
-    raises; the clock never reaches the deadline and runs no Python code, so only the C
-    loop's own signal check can end the search early."""
-    state = solitaire.new_game("casket", seed=1, hard=True)
-    model = CasketModel(state)
-    readings = itertools.count()
-    cap = 3_000_000
-
-    def interrupt(signum: int, frame: object) -> None:
-        raise Interrupted
-
-    previous = signal.signal(signal.SIGPROF, interrupt)
-    try:
-        signal.setitimer(signal.ITIMER_PROF, 0.2)
-        with pytest.raises(Interrupted):
-            model.native_best_first(model.start(state), cap, float("inf"), readings.__next__)
-    finally:
-        signal.setitimer(signal.ITIMER_PROF, 0)
-        signal.signal(signal.SIGPROF, previous)
-    assert next(readings) < cap // 512 // 2

@@ -19,6 +19,7 @@ import pytest
 import solitaire
 from solitaire import solver_casket
 from solitaire.solver_casket import CasketModel
+from tests.engine.conftest import randomly_played, replayed
 
 pytestmark = pytest.mark.skipif(
     solver_casket._NATIVE is None, reason="the C depth-first pass is not built (make install)"
@@ -54,10 +55,7 @@ def test_the_c_pass_visits_what_the_python_pass_visits(hard: bool) -> None:
         assert fast.moves == reference.moves, seed
         if fast.solved:
             assert fast.nodes == reference.nodes, seed
-            replayed = state
-            for move in fast.moves:
-                replayed = replayed.apply(move)
-            assert replayed.is_won
+            assert replayed(state, fast.moves).is_won
         verdicts.add(fast.status)
     # The deals reach a win and go unfinished, so more than one ending is compared.
     assert "solved" in verdicts and len(verdicts) >= 2, verdicts
@@ -70,12 +68,7 @@ def test_the_pass_alone_counts_the_same_positions_from_played_positions() -> Non
     rng = random.Random(11)
     compared = set()
     for seed in range(1, 13):
-        state = solitaire.new_game("casket", seed=seed, hard=seed % 2 == 0)
-        for _ in range(rng.randrange(20, 140)):
-            moves = state.legal_moves()
-            if not moves:
-                break
-            state = state.apply(rng.choice(moves))
+        state = randomly_played(solitaire.new_game("casket", seed=seed, hard=seed % 2 == 0), rng, 20, 140)
         answers = []
         for native in (True, False):
             model = CasketModel(state)

@@ -19,6 +19,7 @@ import solitaire
 from solitaire import solver_klondike
 from solitaire.solver import search_from
 from solitaire.solver_klondike import KlondikeModel
+from tests.engine.conftest import randomly_played, replayed
 
 pytestmark = pytest.mark.skipif(
     solver_klondike._NATIVE is None, reason="the C depth-first pass is not built (make install)"
@@ -61,10 +62,7 @@ def test_the_c_pass_visits_what_the_python_pass_visits(options: dict[str, Any]) 
         assert (fast.status, fast.nodes) == (reference.status, reference.nodes), seed
         assert fast.moves == reference.moves, seed
         if fast.solved:
-            replayed = state
-            for move in fast.moves:
-                replayed = replayed.apply(move)
-            assert replayed.is_won
+            assert replayed(state, fast.moves).is_won
         verdicts.add(fast.status)
     # The deals reach a win and another ending, so more than one way of ending is compared.
     assert "solved" in verdicts and len(verdicts) >= 2, verdicts
@@ -85,12 +83,7 @@ def test_the_hints_searches_are_the_same_in_c() -> None:
     rng = random.Random(7)
     compared = 0
     for seed in range(1, 9):
-        state = solitaire.new_game("klondike", seed=seed, draw=3)
-        for _ in range(rng.randrange(0, 60)):
-            moves = state.legal_moves()
-            if not moves:
-                break
-            state = state.apply(rng.choice(moves))
+        state = randomly_played(solitaire.new_game("klondike", seed=seed, draw=3), rng, 0, 60)
         model = KlondikeModel(state, strict_safety=True)
         root = model.start(state)
         fast = search_from(model, root, 2000, depth_first_nodes=1000)
