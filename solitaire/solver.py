@@ -159,7 +159,7 @@ def solve(
         (below) keeps no positions to hand over, so with it best-first starts afresh.
     :param native: let the searches run in the model's compiled code where it has
         some (the depth-first pass of one-pack Klondike, draw three: ``_klondike_dfs.c``;
-        both searches of Casket: ``_casket_dfs.c``); False runs the Python reference,
+        both searches of Casket: ``_casket_search.c``); False runs the Python reference,
         which visits the same positions.
     :raises ValueError: for a game the solver does not play, or ``thoughtful=False``.
     """

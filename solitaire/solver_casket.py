@@ -50,15 +50,15 @@ _CACHE_LIMIT = 200_000
 SPACE_BOUND = False
 # Weights of the score: cards out, blockers, spaces (a bonus), jewels still locked.
 CASKET_WEIGHTS = (2, 5, 4, 2)
-# The native depth-first search's statuses, in its order.
+# The native searches' statuses, in their order.
 _NATIVE_STATUS = (SOLVED, UNSOLVABLE, UNKNOWN)
 
 
 def _load_native() -> Any | None:
-    """The C port of the depth-first search (``_casket_dfs.c``), built by ``make
-    install``; None without a build, when the Python search does the work."""
+    """The C port of the depth-first and best-first searches (``_casket_search.c``),
+    built by ``make install``; None without a build, when the Python searches do the work."""
     try:
-        return importlib.import_module("solitaire._casket_dfs")
+        return importlib.import_module("solitaire._casket_search")
     except ImportError:
         return None
 
@@ -106,7 +106,8 @@ class CasketModel:
                 one = max((r for r in range(1, below + 1) if total[(r << 2) | suit] >= 1), default=0)
                 self._need[(rank << 2) | suit] = (both, one)
         self._fits: dict[bytes, tuple[frozenset[int], frozenset[int]]] = {}
-        # The C search's tables (``native_depth_first``); it does not hold the space bound.
+        # The C searches' tables (``native_depth_first``, ``native_best_first``); they do
+        # not hold the space bound.
         self.native: bytes | None = None if self.check_spaces else self._native_config()
 
     def start(self, state: State) -> Position:
@@ -341,7 +342,7 @@ class CasketModel:
         return w_left * left + w_block * blockers - w_space * spaces + w_jewels * jewels
 
     def _native_config(self) -> bytes:
-        """The deal's tables for ``_casket_dfs.c``: whether hard, the stock and jewel
+        """The deal's tables for ``_casket_search.c``: whether hard, the stock and jewel
         counts, each card's two "safe to go up" heights, then the stock and jewel cards
         in the order they are taken from (the last first)."""
         blob = bytearray((int(self.hard), len(self.stock_cards), len(self.jewel_cards)))

@@ -1,4 +1,4 @@
-"""The C best-first search of Casket (``best_first`` in ``solitaire/_casket_dfs.c``,
+"""The C best-first search of Casket (``best_first`` in ``solitaire/_casket_search.c``,
 the loop in ``_native_bfs_loop.h``) against the Python one, ``_Search.best_first``.
 
 Run from the same root with the same node budget, the two must expand the same

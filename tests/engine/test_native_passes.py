@@ -1,5 +1,5 @@
 """What every C search must do beside finding the same answers as its Python reference
-(``test_native_dfs.py``, ``test_native_casket_dfs.py``,
+(``test_native_dfs.py``, ``test_native_casket_depth_first.py``,
 ``test_native_casket_best_first.py``): stop by the clock it is given, and let a Python
 signal handler stop it.
 

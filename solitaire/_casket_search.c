@@ -5,7 +5,7 @@
  * ``CasketModel.play_one``, ``CasketModel.score``, ``_Search.depth_first`` and
  * ``_Search.best_first`` in solver.py, which stay the reference. Given the same root and
  * node budget each search visits the same positions in the same order and returns the
- * same status, node count and lines (tests/engine/test_native_casket_dfs.py and
+ * same status, node count and lines (tests/engine/test_native_casket_depth_first.py and
  * test_native_casket_best_first.py check that on many deals). What it gains is speed:
  * no Python objects per position, moves made on a copied struct. The loops themselves
  * are shared with the Klondike pass (``_native_dfs_loop.h``) or written to be
@@ -507,8 +507,8 @@ static PyMethodDef methods[] = {
 };
 
 static struct PyModuleDef module = {
-    PyModuleDef_HEAD_INIT, "_casket_dfs",
+    PyModuleDef_HEAD_INIT, "_casket_search",
     "The depth-first search of solver_casket's model, in C (see the source).", -1, methods,
 };
 
-PyMODINIT_FUNC PyInit__casket_dfs(void) { return PyModule_Create(&module); }
+PyMODINIT_FUNC PyInit__casket_search(void) { return PyModule_Create(&module); }

@@ -1,4 +1,4 @@
-"""The C depth-first search of Casket (``solitaire/_casket_dfs.c``) against the Python one.
+"""The C depth-first search of Casket (``solitaire/_casket_search.c``) against the Python one.
 
 The C pass is a port of ``CasketModel.moves``, ``settle``, ``play_one`` and
 ``_Search.depth_first``. Run from the same root with the same node budget, the two must
