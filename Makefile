@@ -20,7 +20,7 @@ $(STAMP): requirements.txt requirements-dev.txt pyproject.toml
 # The solver's hot modules compiled to C by mypyc (solitaire/tools/compile.py); the .py
 # files stay the reference, and a test compares the two. Rebuilt when a source changes.
 COMPILED := solitaire/compiled.stamp
-COMPILED_SOURCES := solitaire/_klondike_dfs.c solitaire/_casket_search.c solitaire/_native_search.h solitaire/_native_python.h solitaire/_native_dfs_loop.h solitaire/_native_bfs_loop.h solitaire/bounds.py solitaire/solver.py solitaire/solver_klondike.py solitaire/solver_casket.py solitaire/tools/compile.py
+COMPILED_SOURCES := solitaire/_klondike_search.c solitaire/_casket_search.c solitaire/_native_search.h solitaire/_native_python.h solitaire/_native_dfs_loop.h solitaire/_native_bfs_loop.h solitaire/bounds.py solitaire/solver.py solitaire/solver_klondike.py solitaire/solver_casket.py solitaire/tools/compile.py
 $(COMPILED): $(STAMP) $(COMPILED_SOURCES)
 	@command -v gcc >/dev/null 2>&1 || { echo "installing Debian's gcc"; \
 	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq gcc >/dev/null; }

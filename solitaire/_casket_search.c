@@ -11,7 +11,7 @@
  * are shared with the Klondike pass (``_native_dfs_loop.h``) or written to be
  * (``_native_bfs_loop.h``); this file supplies the model.
  *
- * As in ``_klondike_dfs.c``, the transposition table keeps a 128-bit hash of the
+ * As in ``_klondike_search.c``, the transposition table keeps a 128-bit hash of the
  * model's canonical key (foundations, stock and jewels left, the lid as a multiset,
  * the tableau piles as a multiset, the wastes as a multiset), not the key itself
  * (docs/winnability.md, "The depth-first pass in C", argues why a collision is out of

@@ -1,4 +1,4 @@
-/* What the C depth-first passes share (``_klondike_dfs.c``, ``_casket_dfs.c``): a
+/* What the C depth-first passes share (``_klondike_search.c``, ``_casket_search.c``): a
  * 128-bit hash of a byte string, a set of such hashes (the transposition table), and a
  * growable array. It knows nothing of any game.
  *

@@ -131,10 +131,11 @@ FOLLOW_LINE = False
 # dig only pays once it is played through, and choosing afresh half-way could undo it.
 DIG_GAP = 4
 # How many times the depth-first pass's positions the hint's searches get when the pass
-# runs in C (``KlondikeModel.native``: Klondike draw three), about thirteen times as fast
-# as the compiled Python. On draw-3 seeds 5001-6000 (tuning): 334 wins with 30 against
-# 320 with 1 (McNemar 123 against 109, not significant), for 0.014 CPU s a move against
-# 0.007 s; on seeds 1001-1100, 39 against 34 (docs/winnability.md).
+# runs in C with its own schedule (``KlondikeModel.native_pass_schedule``: Klondike draw
+# three), about thirteen times as fast as the compiled Python. On draw-3 seeds
+# 5001-6000 (tuning): 334 wins with 30 against 320 with 1 (McNemar 123 against 109, not
+# significant), for 0.014 CPU s a move against 0.007 s; on seeds 1001-1100, 39 against
+# 34 (docs/winnability.md).
 NATIVE_DEPTH_FIRST_FACTOR = 30
 # What a search that ends unfinished on a sample is worth, at most: this share of a win,
 # by how far it got (the share of the root's score it took off). None, since 2026-12-05:
@@ -686,7 +687,7 @@ def _sampled(
         total_nodes = max(int(budget * NODES_PER_SECOND), MIN_NODES * candidate_count * count)
         per_search = max(MIN_NODES, total_nodes // (candidate_count * count))
         first = int(per_search * DEPTH_FIRST_SHARE)
-        if model.native is not None:
+        if model.native_pass_schedule:
             # The C pass runs ten times as fast: it may take more positions for the same
             # CPU; best-first keeps its own share.
             first *= NATIVE_DEPTH_FIRST_FACTOR

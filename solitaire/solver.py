@@ -158,7 +158,7 @@ def solve(
         finished with; ``None`` takes the model's ``hand_over_finished``. The C pass
         (below) keeps no positions to hand over, so with it best-first starts afresh.
     :param native: let the searches run in the model's compiled code where it has
-        some (the depth-first pass of one-pack Klondike, draw three: ``_klondike_dfs.c``;
+        some (the depth-first pass of one-pack Klondike, draw three: ``_klondike_search.c``;
         both searches of Casket: ``_casket_search.c``); False runs the Python reference,
         which visits the same positions.
     :raises ValueError: for a game the solver does not play, or ``thoughtful=False``.

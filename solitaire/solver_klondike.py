@@ -83,10 +83,10 @@ _NATIVE_STATUS = (SOLVED, UNSOLVABLE, UNKNOWN)
 
 
 def _load_native() -> Any | None:
-    """The C port of the depth-first search (``_klondike_dfs.c``), built by ``make
-    install``; None without a build, when the Python search below does the work."""
+    """The C port of the searches (``_klondike_search.c``), built by ``make install``;
+    None without a build, when the Python searches below do the work."""
     try:
-        return importlib.import_module("solitaire._klondike_dfs")
+        return importlib.import_module("solitaire._klondike_search")
     except ImportError:
         return None
 
@@ -167,23 +167,29 @@ class KlondikeModel:
         for card in range(4, 56):
             for taken in self._takes[card]:
                 self._holders[taken] += (card,)
-        # The C depth-first search plays one pack, alternating colours, unlimited
-        # passes and draws of two or more (draw one brings the bridges and climbs,
-        # which stay Python's); it gets the tables above as one bytes object.
+        # The C searches (``_klondike_search.c``) play two sets of rules: one pack,
+        # alternating colours, unlimited passes and draws of two or more (draw one
+        # brings the bridges and climbs, which stay Python's); and Josephine's, two
+        # packs in suit, one pass, draw one, nothing back off the foundations. They get
+        # the tables above as one bytes object.
+        klondike_rules = self.decks == 1 and not self.same_suit and self.max_passes is None and self.draw >= 2
+        josephine_rules = (
+            self.decks <= 2 and self.same_suit and self.max_passes == 1 and self.draw == 1 and not self.f2t
+        )
         self.native: bytes | None = None
-        if (
-            _NATIVE is not None
-            and self.decks == 1
-            and not self.same_suit
-            and self.max_passes is None
-            and self.draw >= 2
-            and len(self.seat.tableau) <= 10
-        ):
+        # Whether the depth-first pass runs in C with the schedule measured for it
+        # (one-pack Klondike): most of a timeout, and in the hint thirty times the
+        # positions. Josephine keeps its short probe: its C searches visit the same
+        # positions as the Python ones, only sooner.
+        self.native_pass_schedule = False
+        if _NATIVE is not None and (klondike_rules or josephine_rules) and len(self.seat.tableau) <= 10:
             self.native = self._native_config()
-            # Ten times Python's speed changes the split: the C pass gets most of the
-            # time, best-first only the rest (docs/winnability.md, "The depth-first pass
-            # in C").
-            self.depth_first_share = NATIVE_DEPTH_FIRST_SHARE
+            if klondike_rules:
+                # Ten times Python's speed changes the split: the C pass gets most of
+                # the time, best-first only the rest (docs/winnability.md, "The
+                # depth-first pass in C").
+                self.depth_first_share = NATIVE_DEPTH_FIRST_SHARE
+                self.native_pass_schedule = True
 
     # --- setting up ---------------------------------------------------------------
 
@@ -271,7 +277,7 @@ class KlondikeModel:
         return (bytes(found), piles, talon, len(waste), passes)
 
     def _native_config(self) -> bytes:
-        """The tables ``_klondike_dfs.c`` reads (its CFG_* layout): settings, goal
+        """The tables ``_klondike_search.c`` reads (its CFG_* layout): settings, goal
         heights, each card's safety conditions and each card's holders."""
         blob = bytearray(16 + 64 * 7 + 64 * 3)
         blob[0] = len(self.seat.tableau)
@@ -281,6 +287,10 @@ class KlondikeModel:
         blob[4] = int(self.any_space)
         blob[5] = int(self.check_dead)
         blob[6:10] = bytes(self._goal)
+        blob[10] = self.decks
+        blob[11] = int(self.same_suit)
+        blob[12] = int(self.max_passes == 1)
+        blob[13] = int(self.check_spaces)
         for card in range(64):
             at = 16 + 7 * card
             conditions = self._safe[card]
@@ -317,8 +327,22 @@ class KlondikeModel:
     def native_best_first(
         self, root: Position, max_nodes: int | None, deadline: float, clock: Callable[[], float]
     ) -> tuple[str, int, list[Action], int, list[Action]] | None:
-        """None: Klondike's and Josephine's best-first search runs in Python."""
-        return None
+        """``_Search.best_first`` from ``root`` in C: the same positions in the same
+        order, so the same status, node count, winning line, best score and line to the
+        best-scored position (the actions after ``root``). None where the C search does
+        not play these rules, or is not built."""
+        if self.native is None or _NATIVE is None:
+            return None
+        status, nodes, line, best, best_line = _NATIVE.best_first(
+            self.native, root, max_nodes, deadline, clock, self.weights
+        )
+        return (
+            _NATIVE_STATUS[status],
+            nodes,
+            [(a[0], a[1], a[2], a[3]) for a in line],
+            best,
+            [(a[0], a[1], a[2], a[3]) for a in best_line],
+        )
 
     # --- the search interface -------------------------------------------------------
 

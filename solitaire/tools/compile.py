@@ -11,7 +11,7 @@ prefers it; a stamp records a hash of the sources it was built from, so a test c
 a stale build (``tests/engine/test_compiled.py``). Without a build, the same modules
 run as plain Python and give the same answers (the test compares the two).
 
-It also builds ``_klondike_dfs.c``, a hand-written C port of the depth-first search of
+It also builds ``_klondike_search.c``, a hand-written C port of the depth-first search of
 one-pack Klondike at draw three (``solver_klondike.KlondikeModel.native``); the Python
 search it ports stays the reference (``tests/engine/test_native_dfs.py``), and
 ``_casket_search.c``, the same for Casket's model, with its best-first search too
@@ -35,7 +35,7 @@ MODULES = ("bounds.py", "solver.py", "solver_klondike.py", "solver_casket.py")
 # Hand-written C: the depth-first search of one-pack Klondike and both searches of
 # Casket (the models ported line for line; the Python stays the reference the tests
 # compare them with).
-C_EXTENSIONS = ("_klondike_dfs.c", "_casket_search.c")
+C_EXTENSIONS = ("_klondike_search.c", "_casket_search.c")
 # What the hand-written extensions share (the hash set and hashing, the depth-first and
 # best-first loops); part of their build.
 C_HEADERS = ("_native_search.h", "_native_python.h", "_native_dfs_loop.h", "_native_bfs_loop.h")

@@ -1,4 +1,4 @@
-"""The C depth-first search (``solitaire/_klondike_dfs.c``) against the Python one.
+"""The C depth-first search (``solitaire/_klondike_search.c``) against the Python one.
 
 The C pass is a port of ``KlondikeModel.moves``, ``settle`` and
 ``_Search.depth_first``. Run with the same root and node budget, the two must visit the

@@ -1,24 +1,30 @@
-/* The depth-first search of solver_klondike's model, in C, for one-pack Klondike with
- * unlimited passes and a draw of two or more.
+/* The searches of solver_klondike's model, in C: the depth-first pass and, since
+ * 2026-12-07, best-first, for two sets of rules. One-pack Klondike with unlimited passes
+ * and a draw of two or more (draw one brings the bridges and climbs, which stay
+ * Python's); and Josephine's rules: two packs, building in suit, one pass, draw one.
  *
- * It is a line-for-line port of three pieces of Python that stay the reference:
- * ``KlondikeModel.moves`` (with its dead-end test), ``KlondikeModel.settle`` and
- * ``_Search.depth_first`` in solver.py. Given the same root and node budget it visits
- * the same positions in the same order and returns the same status, node count and
- * winning line (tests/engine/test_native_dfs.py checks that on many deals). What it
- * gains is speed: no Python objects per position, moves made on a copied struct.
+ * It is a line-for-line port of Python that stays the reference:
+ * ``KlondikeModel.moves`` (with its dead-end test and, for Josephine, the space bound of
+ * ``bounds.no_space_ever`` on the last pass), ``KlondikeModel.settle``,
+ * ``KlondikeModel.play_one``, ``KlondikeModel.score``, and ``_Search.depth_first`` and
+ * ``_Search.best_first`` in solver.py. Given the same root and node budget each search
+ * visits the same positions in the same order and returns the same status, node count
+ * and lines (tests/engine/test_native_dfs.py and test_native_klondike_best_first.py
+ * check that on many deals). What it gains is speed: no Python objects per position,
+ * moves made on a copied struct. The loops are shared with Casket's searches
+ * (``_native_dfs_loop.h``, ``_native_bfs_loop.h``); this file supplies the model.
  *
  * The one difference is the transposition table. Python keeps every position's key;
  * this keeps a 128-bit hash of the same canonical key (foundations, talon, the waste
- * size unless it is merged, the tableau piles sorted). Two different positions would
- * have to share all 128 bits for the search to skip one wrongly; over the hundred
- * million positions of the longest run that chance is below 10^-20
- * (docs/winnability.md, "The depth-first pass in C").
+ * size unless it is merged, the passes where they are limited, the tableau piles
+ * sorted). Two different positions would have to share all 128 bits for the search to
+ * skip one wrongly; over the hundred million positions of the longest run that chance
+ * is below 10^-20 (docs/winnability.md, "The depth-first pass in C").
  *
  * The model's tables (which cards may go up safely, which cards hold which, the goal
  * heights) are computed in Python by ``KlondikeModel`` and handed over as one bytes
- * object, so the rules of safety live in one place. This file knows nothing of engine
- * states, views or the web app.
+ * object, so the rules of safety live in one place; the score's weights come with each
+ * best-first call. This file knows nothing of engine states, views or the web app.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -31,12 +37,14 @@
 #define FACE_DOWN 64
 #define MAX_PILES 10
 #define MAX_PILE 40
-#define MAX_TALON 52
+#define MAX_TALON 64
+#define MAX_SLOTS 8 /* foundations: four suits, two packs at most */
+#define MAX_LOOSE 128
 #define MAX_MOVES 1024
 #define MAX_AUTO 64
 #define CLOCK_EVERY 512
 
-enum { T2F = 0, T2T = 1, TALON2F = 2, TALON2T = 3, F2T = 4 };
+enum { T2F = 0, T2T = 1, TALON2F = 2, TALON2T = 3, F2T = 4, DRAW = 5 };
 enum { PRI_UP = 22, PRI_TALON_UP = 22, PRI_TALON = 24, PRI_DOWN = 40 };
 static const int PRI_REASON[4] = {0, 26, 28, 30};
 
@@ -47,6 +55,10 @@ static const int PRI_REASON[4] = {0, 26, 28, 30};
 
 typedef struct {
     int npiles, draw, whole, f2t, any_space, check_dead;
+    /* Josephine's rules: packs (foundation slots per suit), building in suit, a single
+     * pass (the last pass from the start: the stock is played a draw at a time), and
+     * the space bound. */
+    int decks, nslots, same_suit, one_pass, check_spaces;
     uint8_t goal[4];
     int safe_count[64]; /* -1: never safe */
     uint8_t safe_slot[64][3], safe_height[64][3];
@@ -55,7 +67,7 @@ typedef struct {
 } Config;
 
 typedef struct {
-    uint8_t found[4];
+    uint8_t found[MAX_SLOTS]; /* ``decks`` slots per suit, sorted within a suit */
     uint8_t n[MAX_PILES];
     uint8_t pile[MAX_PILES][MAX_PILE];
     uint8_t talon[MAX_TALON];
@@ -89,20 +101,24 @@ static void pos_hash(const Config *cfg, Pos *p, int with_waste, uint64_t *h1, ui
         if (p->dirty >> i & 1) hash_bytes(0, p->pile[i], p->n[i], &p->ph1[i], &p->ph2[i]);
     }
     p->dirty = 0;
-    uint8_t buf[4 + 2 + MAX_TALON];
+    uint8_t buf[MAX_SLOTS + 4 + MAX_TALON];
     size_t len = 0;
-    memcpy(buf, p->found, 4);
-    len = 4;
+    memcpy(buf, p->found, cfg->nslots);
+    len = cfg->nslots;
     buf[len++] = p->tn;
     memcpy(buf + len, p->talon, p->tn);
     len += p->tn;
-    if (with_waste) {
+    if (!with_waste) {
+        buf[len++] = 0xFF;
+    } else if (cfg->one_pass) {
+        /* Limited passes: the waste size and the passes made, as KlondikeModel.key. */
+        buf[len++] = p->w;
+        buf[len++] = (uint8_t)p->passes;
+    } else {
         /* Unlimited passes: an exhausted stock and any waste size that is a multiple
          * of the draw count are one position (as KlondikeModel.key). */
         int merged = p->w == p->tn || p->w % cfg->draw == 0;
         buf[len++] = merged ? 0 : p->w;
-    } else {
-        buf[len++] = 0xFF;
     }
     uint64_t a, b;
     hash_bytes(0, buf, len, &a, &b);
@@ -124,11 +140,29 @@ static int won(const Config *cfg, const Pos *p) {
     return 1;
 }
 
-static uint64_t fit_mask(const Pos *p) {
+static uint64_t fit_mask(const Config *cfg, const Pos *p) {
     uint64_t fit = 0;
-    for (int s = 0; s < 4; s++)
-        if (p->found[s] < 13) fit |= 1ULL << (((p->found[s] + 1) << 2) | s);
+    for (int s = 0; s < cfg->nslots; s++)
+        if (p->found[s] < 13) fit |= 1ULL << (((p->found[s] + 1) << 2) | (s / cfg->decks));
     return fit;
+}
+
+/* KlondikeModel.add_found: raise the highest slot of the suit at the height below, so
+ * the suit's slots stay sorted. 0, or -1 when no slot takes the card. */
+static int add_found(const Config *cfg, Pos *p, int card) {
+    int below = (card >> 2) - 1, base = (card & 3) * cfg->decks;
+    for (int j = cfg->decks - 1; j >= 0; j--) {
+        if (p->found[base + j] == below) {
+            p->found[base + j] = (uint8_t)(below + 1);
+            return 0;
+        }
+    }
+    return -1;
+}
+
+/* The height of a suit's highest slot (a suit's slots are sorted: its last). */
+static int suit_height(const Config *cfg, const uint8_t *found, int suit) {
+    return found[suit * cfg->decks + cfg->decks - 1];
 }
 
 static int is_safe(const Config *cfg, const uint8_t *found, int card) {
@@ -150,12 +184,12 @@ static void talon_remove(Pos *p, int at) {
 }
 
 /* 0 on success, -1 when a pile would overflow (never in Klondike). */
-static int play_one(Pos *p, Act a) {
+static int play_one(const Config *cfg, Pos *p, Act a) {
     switch (a.kind) {
     case T2F: {
         int i = a.a;
         int card = p->pile[i][p->n[i] - 1];
-        p->found[card & 3] = card >> 2;
+        if (add_found(cfg, p, card) < 0) return -1;
         p->n[i]--;
         uncover(p, i);
         break;
@@ -178,7 +212,7 @@ static int play_one(Pos *p, Act a) {
         p->w = at - 1;
         p->passes += turn;
         if (a.kind == TALON2F) {
-            p->found[card & 3] = card >> 2;
+            if (add_found(cfg, p, card) < 0) return -1;
         } else {
             int j = a.c;
             if (p->n[j] + 1 > MAX_PILE) return -1;
@@ -187,10 +221,21 @@ static int play_one(Pos *p, Act a) {
         }
         break;
     }
+    case DRAW:
+        p->w = p->w + cfg->draw < p->tn ? p->w + cfg->draw : p->tn;
+        break;
     default: { /* F2T */
-        int card = a.a, j = a.b;
+        int card = a.a, j = a.b, base = (card & 3) * cfg->decks, slot = -1;
         if (p->n[j] + 1 > MAX_PILE) return -1;
-        p->found[card & 3] = (card >> 2) - 1;
+        /* Lower the lowest slot at that height, so the suit's slots stay sorted. */
+        for (int s = 0; s < cfg->decks; s++) {
+            if (p->found[base + s] == card >> 2) {
+                slot = base + s;
+                break;
+            }
+        }
+        if (slot < 0) return -1;
+        p->found[slot] = (uint8_t)((card >> 2) - 1);
         p->pile[j][p->n[j]++] = card;
         p->dirty |= 1u << j;
         break;
@@ -199,31 +244,151 @@ static int play_one(Pos *p, Act a) {
     return 0;
 }
 
-/* Safe foundation moves, as KlondikeModel.settle (draw of two or more: tableau only). */
+/* Safe foundation moves, as KlondikeModel.settle: tableau tops first, in pile order;
+ * then, at draw one (a single pass here), the waste top. */
 static int settle(const Config *cfg, Pos *p, Act *made, int *nmade) {
     for (;;) {
         uint64_t candidates = 0;
-        for (int s = 0; s < 4; s++) {
+        for (int s = 0; s < cfg->nslots; s++) {
             if (p->found[s] >= 13) continue;
-            int c = ((p->found[s] + 1) << 2) | s;
+            int c = ((p->found[s] + 1) << 2) | (s / cfg->decks);
             if (is_safe(cfg, p->found, c)) candidates |= 1ULL << c;
         }
         if (!candidates) return 0;
-        int found_one = -1;
+        Act a = {T2F, 0, 0, 0};
+        int found_one = 0;
         for (int i = 0; i < cfg->npiles; i++) {
             if (!p->n[i]) continue;
             int top = p->pile[i][p->n[i] - 1];
             if (top < 64 && (candidates >> top & 1)) {
-                found_one = i;
+                a.a = (uint8_t)i;
+                found_one = 1;
                 break;
             }
         }
-        if (found_one < 0) return 0;
-        Act a = {T2F, (uint8_t)found_one, 0, 0};
+        if (!found_one && cfg->draw == 1 && p->w && (candidates >> p->talon[p->w - 1] & 1)) {
+            a = (Act){TALON2F, p->w, 0, 0};
+            found_one = 1;
+        }
+        if (!found_one) return 0;
         if (*nmade >= MAX_AUTO) return -1;
         made[(*nmade)++] = a;
-        play_one(p, a);
+        if (play_one(cfg, p, a) < 0) return -1;
     }
+}
+
+/* ------------------------------------------------------------------ the space bound */
+
+/* bounds._may_go_up: a copy of ``card`` in play may go up when more copies of the card
+ * below could be up than there are copies of it on the foundations now. */
+static int may_go_up(const int *up, const int *already, int card) {
+    return card >> 2 == 1 || up[card - 4] > already[card];
+}
+
+/* bounds._raise: one more copy of ``card`` able to go up, carried up its suit. */
+static void raise_card(int *up, const int *already, int *marked, int card) {
+    marked[card]++;
+    int below = 128, suit = card & 3;
+    for (int rank = 1; rank < 14; rank++) {
+        int each = (rank << 2) | suit;
+        int count = already[each] + marked[each];
+        if (count > below) count = below;
+        up[each] = count;
+        below = count;
+    }
+}
+
+/* bounds._leaves: a reachable card goes up, or onto a holder (then it is loose). */
+static int card_leaves(int card, int *up, const int *already, int *marked, uint8_t *exposed, int *loose, int *nloose) {
+    if (may_go_up(up, already, card)) {
+        raise_card(up, already, marked, card);
+        return 1;
+    }
+    if (card >> 2 < 13 && exposed[card + 4]) {
+        exposed[card] = 1;
+        loose[(*nloose)++] = card;
+        return 1;
+    }
+    return 0;
+}
+
+/* KlondikeModel.space_bound on the last pass: ``bounds.no_space_ever`` with the waste as
+ * the one stack, no open cards and the rest of the stock as the queue. 1: no pile can
+ * ever be emptied, a lost position (bounds.py argues the relaxation). */
+static int no_space_ever(const Config *cfg, const Pos *p) {
+    int npiles = cfg->npiles;
+    for (int i = 0; i < npiles; i++)
+        if (!p->n[i]) return 0;
+    int already[64] = {0}, up[64], marked[64] = {0};
+    for (int suit = 0; suit < 4; suit++)
+        for (int j = 0; j < cfg->decks; j++)
+            for (int rank = 1; rank <= p->found[suit * cfg->decks + j]; rank++) already[(rank << 2) | suit]++;
+    memcpy(up, already, sizeof(up));
+    uint8_t exposed[64] = {0};
+    int tops[MAX_PILES];
+    for (int i = 0; i < npiles; i++) {
+        tops[i] = p->n[i] - 1;
+        exposed[p->pile[i][p->n[i] - 1] & 63] = 1;
+    }
+    uint8_t stack[MAX_TALON];
+    int ssize = p->w, queued = p->w;
+    for (int k = 0; k < p->w; k++) stack[k] = p->talon[k] & 63;
+    int loose[MAX_LOOSE], nloose = 0;
+    int changed = 1;
+    while (changed || queued < p->tn) {
+        if (!changed) stack[ssize++] = p->talon[queued++] & 63;
+        changed = 0;
+        if (nloose) {
+            int kept = 0;
+            for (int k = 0; k < nloose; k++) {
+                int card = loose[k];
+                if (may_go_up(up, already, card)) {
+                    raise_card(up, already, marked, card);
+                    changed = 1;
+                } else {
+                    loose[kept++] = card;
+                }
+            }
+            nloose = kept;
+        }
+        while (ssize && card_leaves(stack[ssize - 1], up, already, marked, exposed, loose, &nloose)) {
+            ssize--;
+            changed = 1;
+        }
+        for (int i = 0; i < npiles; i++) {
+            const uint8_t *pile = p->pile[i];
+            int at = tops[i];
+            while (at >= 0) {
+                int card = pile[at] & 63;
+                if (may_go_up(up, already, card)) {
+                    raise_card(up, already, marked, card);
+                    at--;
+                } else {
+                    int base = -1, k = at;
+                    for (;;) {
+                        int here = pile[k] & 63;
+                        if (here >> 2 < 13 && exposed[here + 4]) base = k;
+                        if (k == 0) break;
+                        int below = pile[k - 1];
+                        if ((below & 64) || (below & 63) != here + 4) break;
+                        k--;
+                    }
+                    if (base < 0) break;
+                    for (int m = base; m <= at; m++) {
+                        int moved = pile[m] & 63;
+                        exposed[moved] = 1;
+                        loose[nloose++] = moved;
+                    }
+                    at = base - 1;
+                }
+                changed = 1;
+                if (at < 0) return 0;
+                exposed[pile[at] & 63] = 1;
+            }
+            tops[i] = at;
+        }
+    }
+    return 1;
 }
 
 static void run_tops(const uint8_t *pile, int n, int *result) {
@@ -322,11 +487,11 @@ static int dead_end(const Config *cfg, const Pos *p) {
     return !(up[0] == cfg->goal[0] && up[1] == cfg->goal[1] && up[2] == cfg->goal[2] && up[3] == cfg->goal[3]);
 }
 
-static int may_come_down(const Pos *p, int card, uint64_t movable) {
+static int may_come_down(const Config *cfg, const Pos *p, int card, uint64_t movable) {
     int height = card >> 2, suit = card & 3;
     for (int other = 0; other < 4; other++) {
         if (is_red(other) == is_red(suit)) continue;
-        if (p->found[other]) return 1;
+        if (suit_height(cfg, p->found, other)) return 1;
         for (int rank = 1; rank < height; rank++)
             if (movable >> ((rank << 2) | other) & 1) return 1;
     }
@@ -363,11 +528,12 @@ static int dead_cached(const Config *cfg, Pos *p, DeadEntry *cache) {
     return dead;
 }
 
-/* KlondikeModel.moves for one pack, unlimited passes, draw of two or more. */
+/* KlondikeModel.moves for the rules this file plays (see the top). */
 static int gen_moves(const Config *cfg, Pos *p, Scored *out, DeadEntry *cache) {
     int count = 0;
     if (cfg->check_dead && dead_cached(cfg, p, cache)) return 0;
-    uint64_t fit = fit_mask(p);
+    if (cfg->check_spaces && no_space_ever(cfg, p)) return 0;
+    uint64_t fit = fit_mask(cfg, p);
     int npiles = cfg->npiles;
     int first_empty = -1;
     /* wanted[card]: target piles in pile order. */
@@ -382,6 +548,11 @@ static int gen_moves(const Config *cfg, Pos *p, Scored *out, DeadEntry *cache) {
         if (top & FACE_DOWN) continue;
         int rank = top >> 2;
         if (rank == 1) continue;
+        if (cfg->same_suit) {
+            int c = top - 4;
+            wanted[c][nwanted[c]++] = (int8_t)j;
+            continue;
+        }
         int s1 = is_red(top & 3) ? 0 : 1, s2 = is_red(top & 3) ? 3 : 2;
         int c1 = ((rank - 1) << 2) | s1, c2 = ((rank - 1) << 2) | s2;
         wanted[c1][nwanted[c1]++] = (int8_t)j;
@@ -402,7 +573,7 @@ static int gen_moves(const Config *cfg, Pos *p, Scored *out, DeadEntry *cache) {
             while (start > 0) {
                 int lower = pile[start], upper = pile[start - 1];
                 if ((upper & FACE_DOWN) || (upper >> 2) != (lower >> 2) + 1) break;
-                if (is_red(upper & 3) == is_red(lower & 3)) break;
+                if (cfg->same_suit ? (upper & 3) != (lower & 3) : is_red(upper & 3) == is_red(lower & 3)) break;
                 start--;
             }
         }
@@ -443,23 +614,36 @@ static int gen_moves(const Config *cfg, Pos *p, Scored *out, DeadEntry *cache) {
     }
 
     if (cfg->f2t) {
-        int tops[4], ntops = 0;
-        for (int s = 0; s < 4; s++) {
+        int tops[MAX_SLOTS], ntops = 0;
+        for (int s = 0; s < cfg->nslots; s++) {
             if (p->found[s]) {
-                tops[ntops++] = (p->found[s] << 2) | s;
-                movable |= 1ULL << ((p->found[s] << 2) | s);
+                tops[ntops] = (p->found[s] << 2) | (s / cfg->decks);
+                movable |= 1ULL << tops[ntops];
+                ntops++;
             }
         }
         for (int t = 0; t < ntops; t++) {
             int card = tops[t];
             int height = card >> 2;
-            if (is_safe(cfg, p->found, card) || !may_come_down(p, card, movable)) continue;
+            if (is_safe(cfg, p->found, card) || !may_come_down(cfg, p, card, movable)) continue;
             for (int k = 0; k < nwanted[card]; k++) add(out, &count, PRI_DOWN, F2T, card, wanted[card][k], 0);
             if (space_ok && (cfg->any_space || height == 13)) add(out, &count, PRI_DOWN, F2T, card, first_empty, 0);
         }
     }
 
-    if (p->tn) {
+    if (p->tn && cfg->one_pass) {
+        /* The last pass: a card drawn past is buried for good, so the stock is played
+         * as it is, a draw at a time. */
+        int w = p->w;
+        if (w) {
+            int card = p->talon[w - 1];
+            if (fit >> card & 1) add(out, &count, PRI_TALON_UP, TALON2F, w, 0, 0);
+            for (int t = 0; t < nwanted[card]; t++) add(out, &count, PRI_TALON, TALON2T, w, 0, wanted[card][t]);
+            if (space_ok && (cfg->any_space || card >> 2 == 13))
+                add(out, &count, PRI_TALON + 1, TALON2T, w, 0, first_empty);
+        }
+        if (w < p->tn) add(out, &count, PRI_TALON + 2, DRAW, 0, 0, 0);
+    } else if (p->tn) {
         /* KlondikeModel.talon_positions, unlimited passes. */
         int size = p->tn, draw = cfg->draw, w = p->w;
         int at_list[2 * MAX_TALON + 2], turn_list[2 * MAX_TALON + 2], nreach = 0;
@@ -522,10 +706,7 @@ static int scratch_init(Scratch *s) {
 
 static void scratch_free(Scratch *s) { free(s->cache); }
 
-static int node_play(const Config *cfg, Pos *p, Act a) {
-    (void)cfg;
-    return play_one(p, a);
-}
+static int node_play(const Config *cfg, Pos *p, Act a) { return play_one(cfg, p, a); }
 
 static int node_settle(const Config *cfg, Pos *p, Act *made, int *nmade) { return settle(cfg, p, made, nmade); }
 
@@ -538,6 +719,45 @@ static int node_moves(const Config *cfg, Pos *p, Scored *out, Scratch *s) { retu
 static PyObject *act_to_tuple(Act a) { return Py_BuildValue("(iiii)", a.kind, a.a, a.b, a.c); }
 
 #include "_native_dfs_loop.h"
+
+/* KlondikeModel.score: how far from won a position looks (lower is better): cards still
+ * out, cards covering a card needed sooner in a pile or in the waste, spaces as a bonus,
+ * face-down cards; weighted by ``w`` (the model's weights, in that order). */
+static long long node_score(const Config *cfg, const Pos *p, const long long *w) {
+    int height[4];
+    for (int suit = 0; suit < 4; suit++) height[suit] = suit_height(cfg, p->found, suit);
+    long long blockers = 0, spaces = 0, hidden = 0, left = p->tn;
+    for (int i = 0; i < cfg->npiles; i++) {
+        int n = p->n[i];
+        if (!n) {
+            spaces++;
+            continue;
+        }
+        left += n;
+        int most_urgent = 99;
+        for (int k = 0; k < n; k++) {
+            int card = p->pile[i][k];
+            if (card & FACE_DOWN) hidden++;
+            int need = (card >> 2 & 15) - height[card & 3];
+            if (need > most_urgent)
+                blockers++;
+            else
+                most_urgent = need;
+        }
+    }
+    int most_urgent = 99;
+    for (int k = 0; k < p->w; k++) {
+        int card = p->talon[k];
+        int need = (card >> 2) - height[card & 3];
+        if (need > most_urgent)
+            blockers++;
+        else
+            most_urgent = need;
+    }
+    return w[0] * left + w[1] * blockers - w[2] * spaces + w[3] * hidden;
+}
+
+#include "_native_bfs_loop.h"
 
 
 
@@ -556,7 +776,14 @@ static int parse_config(PyObject *blob, Config *cfg) {
     cfg->f2t = b[3];
     cfg->any_space = b[4];
     cfg->check_dead = b[5];
-    if (cfg->npiles < 1 || cfg->npiles > MAX_PILES || cfg->draw < 1) {
+    cfg->decks = b[10];
+    cfg->nslots = 4 * cfg->decks;
+    cfg->same_suit = b[11];
+    cfg->one_pass = b[12];
+    cfg->check_spaces = b[13];
+    /* Draw one with more than one pass brings Python's bridges and climbs, not here. */
+    if (cfg->npiles < 1 || cfg->npiles > MAX_PILES || cfg->draw < 1 || cfg->decks < 1 ||
+        cfg->nslots > MAX_SLOTS || (cfg->draw == 1 && !cfg->one_pass) || (cfg->check_dead && cfg->decks != 1)) {
         PyErr_SetString(PyExc_ValueError, "native config out of range");
         return -1;
     }
@@ -566,7 +793,7 @@ static int parse_config(PyObject *blob, Config *cfg) {
         cfg->safe_count[c] = e[0] == 255 ? -1 : e[0];
         if (cfg->safe_count[c] > 3) cfg->safe_count[c] = 3;
         for (int k = 0; k < 3; k++) {
-            cfg->safe_slot[c][k] = e[1 + 2 * k] & 3;
+            cfg->safe_slot[c][k] = (uint8_t)(e[1 + 2 * k] % cfg->nslots);
             cfg->safe_height[c][k] = e[2 + 2 * k];
         }
         const uint8_t *h = b + CFG_HOLDERS + 3 * c;
@@ -582,12 +809,12 @@ static int parse_position(PyObject *obj, const Config *cfg, Pos *p) {
     int w, passes;
     memset(p, 0, sizeof(*p));
     if (!PyArg_ParseTuple(obj, "SO!Sii", &found, &PyTuple_Type, &piles, &talon, &w, &passes)) return -1;
-    if (PyBytes_GET_SIZE(found) != 4 || PyTuple_GET_SIZE(piles) != cfg->npiles ||
+    if (PyBytes_GET_SIZE(found) != cfg->nslots || PyTuple_GET_SIZE(piles) != cfg->npiles ||
         PyBytes_GET_SIZE(talon) > MAX_TALON || w < 0 || w > PyBytes_GET_SIZE(talon)) {
         PyErr_SetString(PyExc_ValueError, "position does not fit the native search");
         return -1;
     }
-    memcpy(p->found, PyBytes_AS_STRING(found), 4);
+    memcpy(p->found, PyBytes_AS_STRING(found), cfg->nslots);
     for (int i = 0; i < cfg->npiles; i++) {
         PyObject *pile = PyTuple_GET_ITEM(piles, i);
         if (!PyBytes_Check(pile) || PyBytes_GET_SIZE(pile) > MAX_PILE) {
@@ -602,8 +829,13 @@ static int parse_position(PyObject *obj, const Config *cfg, Pos *p) {
     /* Cards are the engine's ints (rank << 2 | suit, ranks 1-13), 64 added when face
      * down in a pile; the talon holds face-up cards only. Anything else is refused,
      * as every table here is indexed by card. */
-    for (int s = 0; s < 4; s++) {
-        if (p->found[s] > 13) goto bad;
+    for (int s = 0; s < cfg->nslots; s++) {
+        if (p->found[s] > 13 || (s % cfg->decks && p->found[s] < p->found[s - 1])) goto bad;
+    }
+    /* The passes are hashed as one byte, and a single pass must not have ended. */
+    if (passes < 0 || passes > 255 || (cfg->one_pass && passes)) {
+        PyErr_SetString(PyExc_ValueError, "passes out of range for the native search");
+        return -1;
     }
     for (int i = 0; i < cfg->npiles; i++) {
         for (int k = 0; k < p->n[i]; k++) {
@@ -625,16 +857,20 @@ bad:
 
 #define NATIVE_DFS_ENTRY
 #include "_native_dfs_loop.h"
+#define NATIVE_BFS_ENTRY
+#include "_native_bfs_loop.h"
 
 static PyMethodDef methods[] = {
     {"depth_first", depth_first, METH_VARARGS,
      "depth_first(config, root, max_nodes, deadline, clock) -> (status, nodes, actions)"},
+    {"best_first", best_first, METH_VARARGS,
+     "best_first(config, root, max_nodes, deadline, clock, weights) -> (status, nodes, line, best_score, best_line)"},
     {NULL, NULL, 0, NULL},
 };
 
 static struct PyModuleDef module = {
-    PyModuleDef_HEAD_INIT, "_klondike_dfs",
-    "The depth-first search of solver_klondike's one-pack model, in C (see the source).", -1, methods,
+    PyModuleDef_HEAD_INIT, "_klondike_search",
+    "The searches of solver_klondike's model (one-pack Klondike, Josephine), in C (see the source).", -1, methods,
 };
 
-PyMODINIT_FUNC PyInit__klondike_dfs(void) { return PyModule_Create(&module); }
+PyMODINIT_FUNC PyInit__klondike_search(void) { return PyModule_Create(&module); }
