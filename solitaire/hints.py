@@ -137,6 +137,11 @@ DIG_GAP = 4
 # significant), for 0.014 CPU s a move against 0.007 s; on seeds 1001-1100, 39 against
 # 34 (docs/winnability.md).
 NATIVE_DEPTH_FIRST_FACTOR = 30
+# The same for the best-first part, which runs in C too since 2026-12-07 (about eleven
+# times the compiled Python's positions a CPU second). 1: the same games as before, for
+# less CPU. Ten times won 115 of draw-3 seeds 5001-5300 against 131 (McNemar 20 against
+# 36, p = 0.044; docs/winnability.md).
+NATIVE_BEST_FIRST_FACTOR = 1
 # What a search that ends unfinished on a sample is worth, at most: this share of a win,
 # by how far it got (the share of the root's score it took off). None, since 2026-12-05:
 # an unfinished search counts as no win, as in lonelybot. Half credit (0.5) won 417 of
@@ -687,11 +692,13 @@ def _sampled(
         total_nodes = max(int(budget * NODES_PER_SECOND), MIN_NODES * candidate_count * count)
         per_search = max(MIN_NODES, total_nodes // (candidate_count * count))
         first = int(per_search * DEPTH_FIRST_SHARE)
+        rest = per_search - first
         if model.native_pass_schedule:
-            # The C pass runs ten times as fast: it may take more positions for the same
-            # CPU; best-first keeps its own share.
+            # Both searches run about ten times as fast in C: each may take more
+            # positions for the same CPU (the factors say how many more).
             first *= NATIVE_DEPTH_FIRST_FACTOR
-        return first + per_search - int(per_search * DEPTH_FIRST_SHARE), first
+            rest *= NATIVE_BEST_FIRST_FACTOR
+        return first + rest, first
 
     def wins_on_a_sample(step: tuple[tuple[int, int, int, int], ...], samples: int) -> bool:
         """Whether a search after ``step`` wins on any of the first ``samples`` samples."""

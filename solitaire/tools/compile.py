@@ -11,12 +11,13 @@ prefers it; a stamp records a hash of the sources it was built from, so a test c
 a stale build (``tests/engine/test_compiled.py``). Without a build, the same modules
 run as plain Python and give the same answers (the test compares the two).
 
-It also builds ``_klondike_search.c``, a hand-written C port of the depth-first search of
-one-pack Klondike at draw three (``solver_klondike.KlondikeModel.native``); the Python
-search it ports stays the reference (``tests/engine/test_native_dfs.py``), and
-``_casket_search.c``, the same for Casket's model, with its best-first search too
-(``solver_casket.CasketModel.native``; ``tests/engine/test_native_casket_depth_first.py`` and
-``test_native_casket_best_first.py``).
+It also builds ``_klondike_search.c``, a hand-written C port of both searches (depth-first
+and best-first) of ``solver_klondike.KlondikeModel`` for one-pack Klondike at draw two or
+more and for Josephine (``KlondikeModel.native``); the Python searches it ports stay the
+reference (``tests/engine/test_native_dfs.py`` and
+``test_native_klondike_best_first.py``), and ``_casket_search.c``, the same for Casket's
+model (``solver_casket.CasketModel.native``;
+``tests/engine/test_native_casket_depth_first.py`` and ``test_native_casket_best_first.py``).
 
 This module knows nothing of the games or the web app: it only lists files and builds.
 """
@@ -32,7 +33,7 @@ PACKAGE = pathlib.Path(__file__).resolve().parent.parent
 # The modules the hint and the solver spend their time in. Each is its own extension
 # (mypyc's "separate" groups), so each can be rebuilt or dropped alone.
 MODULES = ("bounds.py", "solver.py", "solver_klondike.py", "solver_casket.py")
-# Hand-written C: the depth-first search of one-pack Klondike and both searches of
+# Hand-written C: both searches of one-pack Klondike and Josephine, and both of
 # Casket (the models ported line for line; the Python stays the reference the tests
 # compare them with).
 C_EXTENSIONS = ("_klondike_search.c", "_casket_search.c")
