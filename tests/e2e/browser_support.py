@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from playwright.sync_api import Browser, BrowserContext, Page
+from playwright.sync_api import Browser, BrowserContext, Page, expect
 
 # The deal secret the test server runs with; tests derive seeds from deal numbers with it.
 DEAL_SECRET = "e2e-deal-secret-not-for-production"
@@ -82,10 +82,10 @@ def open_home(page: Page, path: str = "/") -> None:
     the day's results): what fills in moves the buttons, so a click made before may land
     where a button was."""
     page.goto(path)
-    page.wait_for_function(
-        "!document.querySelector('#saved-games[aria-busy], #stats[aria-busy], #daily-results[aria-busy]')",
-        timeout=LOAD_MS,
-    )
+    # A locator, not a script to evaluate, so it works under the site's CSP too (no
+    # 'unsafe-eval'); the page is served with each region marked busy.
+    busy = page.locator("#saved-games[aria-busy], #stats[aria-busy], #daily-results[aria-busy]")
+    expect(busy).to_have_count(0, timeout=LOAD_MS)
 
 
 def wait_for_play_page(page: Page, url: Any = "**/play/*/") -> None:

@@ -17,6 +17,8 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, Page, expect, sync_playwright
 
+from tests.e2e.browser_support import open_home
+
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(240)]
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -101,7 +103,7 @@ RACE_END_MS = 300_000
 
 def shown_rating(page: Page) -> int:
     """The rating the results page shows, reached from the home page's link."""
-    page.goto("/")
+    open_home(page)
     page.click("#race-results-link")
     page.wait_for_url("**/races/results/")
     return int(page.locator("#my-rating .rating-value").inner_text())
@@ -120,7 +122,7 @@ def test_a_visitor_races_each_computer_level_to_the_end_and_sees_the_rating_chan
     page.on("pageerror", lambda error: errors.append(str(error)))
     # A new visitor starts at the provisional 1500.
     assert shown_rating(page) == 1500
-    page.goto("/")
+    open_home(page)
     page.fill("#race-name", "Ana")
     page.select_option("#race-level", level)
     page.click("#race-create button[value=computer]")
@@ -186,7 +188,7 @@ def test_two_strangers_find_each_other_and_start_the_same_race(site: str, browse
         context.set_default_timeout(WAIT_MS)
         contexts.append(context)
         page = context.new_page()
-        page.goto("/")
+        open_home(page)
         page.fill("#race-name", name)
         page.click("#race-create button[value=seek]")
         pages.append(page)
