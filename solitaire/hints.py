@@ -141,7 +141,7 @@ NATIVE_DEPTH_FIRST_FACTOR = 30
 # times the compiled Python's positions a CPU second). 1: the same games as before, for
 # less CPU. Ten times won 115 of draw-3 seeds 5001-5300 against 131 (McNemar 20 against
 # 36, p = 0.044; docs/winnability.md).
-NATIVE_BEST_FIRST_FACTOR = 1
+NATIVE_BEST_FIRST_FACTOR = 1.0
 # What a search that ends unfinished on a sample is worth, at most: this share of a win,
 # by how far it got (the share of the root's score it took off). None, since 2026-12-05:
 # an unfinished search counts as no win, as in lonelybot. Half credit (0.5) won 417 of
@@ -697,7 +697,7 @@ def _sampled(
             # Both searches run about ten times as fast in C: each may take more
             # positions for the same CPU (the factors say how many more).
             first *= NATIVE_DEPTH_FIRST_FACTOR
-            rest *= NATIVE_BEST_FIRST_FACTOR
+            rest = max(int(rest * NATIVE_BEST_FIRST_FACTOR), 1)
         return first + rest, first
 
     def wins_on_a_sample(step: tuple[tuple[int, int, int, int], ...], samples: int) -> bool:

@@ -92,6 +92,13 @@ class Model(Protocol[P]):
     # best-first only the pass's own line into what the pass finished with, so a win
     # there may be found later (docs/winnability.md, "Finished positions carried over").
     hand_over_finished: bool
+    # The score's weights (``score`` reads them), and other weights for best-first to
+    # start again with once the model's own have had ``restart_share`` of best-first's
+    # time: a search led by another score finds other wins early (docs/winnability.md,
+    # "Best-first started again with other weights"). Empty: one best-first search.
+    weights: tuple[int, ...]
+    restart_weights: tuple[tuple[int, ...], ...]
+    restart_share: float
 
     def score(self, position: P) -> int: ...
 
@@ -193,17 +200,44 @@ def solve(
         if status != UNKNOWN or clock() > deadline:
             found = _replay(model, state, path) if status == SOLVED else []
             return SolveResult(status, found, nodes, clock() - started)
-    remaining = None if max_nodes is None else max_nodes - nodes
-    search: _Search[object] = _Search(model, clock, deadline, remaining, native=native)
     if hand_over is None:
         hand_over = model.hand_over_finished
-    if probe is not None and hand_over:
-        search.dead = probe.dead
-    status, path = search.run(state)
+    # Best-first with the model's own weights, then, if time is left, afresh with each
+    # of its other weights in equal parts of the rest. Every run is exhaustive, so any
+    # of them may prove a loss; the last runs to the deadline and the node budget.
+    own = model.weights
+    runs = [own]
+    shares = [1.0]
+    if model.strategy == "best" and model.restart_weights:
+        runs += model.restart_weights
+        others = len(model.restart_weights)
+        shares = [model.restart_share] + [(1 - model.restart_share) / others] * others
+    status, path = UNKNOWN, []
+    try:
+        begun = clock()
+        time_left = deadline - begun
+        nodes_left = None if max_nodes is None else max_nodes - nodes
+        for at, (weights, share) in enumerate(zip(runs, shares, strict=True)):
+            last = at == len(runs) - 1
+            if last:
+                run_deadline, cap = deadline, None if max_nodes is None else max(max_nodes - nodes, 1)
+            else:
+                run_deadline = begun + time_left * sum(shares[: at + 1])
+                cap = None if nodes_left is None else max(int(nodes_left * share), 1)
+            model.weights = weights
+            search: _Search[object] = _Search(model, clock, run_deadline, cap, native=native)
+            if probe is not None and hand_over:
+                search.dead = probe.dead
+            status, path = search.run(state)
+            nodes += search.nodes
+            if status != UNKNOWN or clock() > deadline or (max_nodes is not None and nodes >= max_nodes):
+                break
+    finally:
+        model.weights = own
     moves: list[Move] = []
     if status == SOLVED:
         moves = _replay(model, state, path)
-    return SolveResult(status, moves, nodes + search.nodes, clock() - started)
+    return SolveResult(status, moves, nodes, clock() - started)
 
 
 def best_line(state: State, max_nodes: int, timeout: float = 1.0) -> tuple[str, list[Move]]:

@@ -50,6 +50,19 @@ _CACHE_LIMIT = 200_000
 SPACE_BOUND = False
 # Weights of the score: cards out, blockers, spaces (a bonus), jewels still locked.
 CASKET_WEIGHTS = (2, 5, 4, 2)
+# Weights best-first starts again with, in this order, once the model's own have had
+# CASKET_RESTART_SHARE of best-first's time (solver.solve). Each won, within 1 CPU s of
+# best-first alone, hard deals among tuning seeds 1001-1100 that the default schedule
+# left unknown at 10 s; the five together won 8 of those 32 (docs/winnability.md,
+# "Best-first started again with other weights").
+CASKET_RESTARTS: tuple[tuple[int, ...], ...] = (
+    (4, 5, 4, 2),
+    (2, 10, 4, 2),
+    (2, 5, 4, 8),
+    (1, 5, 4, 2),
+    (2, 5, 8, 2),
+)
+CASKET_RESTART_SHARE = 0.2
 # The native searches' statuses, in their order.
 _NATIVE_STATUS = (SOLVED, UNSOLVABLE, UNKNOWN)
 
@@ -90,6 +103,10 @@ class CasketModel:
         # variation. In the other, an empty lid cell takes any card once the jewels are
         # out. (A caller may switch it on for the hard variation; never for the other.)
         self.check_spaces = SPACE_BOUND and self.hard
+        # The score's weights, and those best-first starts again with (``solver.solve``).
+        self.weights: tuple[int, ...] = CASKET_WEIGHTS
+        self.restart_weights: tuple[tuple[int, ...], ...] = CASKET_RESTARTS
+        self.restart_share = CASKET_RESTART_SHARE
         self.stock_cards = bytes(c & 63 for c in state.piles[rules.stock])
         self.jewel_cards = bytes(c & 63 for c in state.piles[rules.jewels])
         total = [0] * 64
@@ -338,7 +355,7 @@ class CasketModel:
                     blockers += 1
                 else:
                     most_urgent = need
-        w_left, w_block, w_space, w_jewels = CASKET_WEIGHTS
+        w_left, w_block, w_space, w_jewels = self.weights
         return w_left * left + w_block * blockers - w_space * spaces + w_jewels * jewels
 
     def _native_config(self) -> bytes:
@@ -371,7 +388,7 @@ class CasketModel:
         if self.native is None or _NATIVE is None:
             return None
         status, nodes, line, best, best_line = _NATIVE.best_first(
-            self.native, root, max_nodes, deadline, clock, CASKET_WEIGHTS
+            self.native, root, max_nodes, deadline, clock, self.weights
         )
         return (
             _NATIVE_STATUS[status],

@@ -72,6 +72,13 @@ KLONDIKE_WEIGHTS = (2, 6, 6, 8)
 # 38 of seeds 1-100 with (2, 10, 6, 0), every one of the 34 that (2, 6, 6, 0) solved
 # among them (docs/winnability.md).
 JOSEPHINE_WEIGHTS = (2, 10, 6, 0)
+# Weights Josephine's best-first starts again with, once its own have had
+# JOSEPHINE_RESTART_SHARE of best-first's time (solver.solve). Blockers and nothing
+# else: within 1 CPU s of best-first alone it won 6 of the 55 deals among tuning seeds
+# 1001-1100 that the default search left unknown at 10 s, more than any other weights
+# tried (docs/winnability.md, "Best-first started again with other weights").
+JOSEPHINE_RESTARTS: tuple[tuple[int, ...], ...] = ((0, 10, 0, 0),)
+JOSEPHINE_RESTART_SHARE = 0.5
 _CACHE_LIMIT = 200_000
 # The depth-first pass's share of a timeout when it runs in C.
 NATIVE_DEPTH_FIRST_SHARE = 0.9
@@ -141,7 +148,11 @@ class KlondikeModel:
         # over, and best-first starts afresh.)
         self.hand_over_finished = self.decks == 1
         # Weights of the score: cards out, blockers, spaces (a bonus), hidden cards.
-        self.weights = JOSEPHINE_WEIGHTS if self.same_suit else KLONDIKE_WEIGHTS
+        self.weights: tuple[int, ...] = JOSEPHINE_WEIGHTS if self.same_suit else KLONDIKE_WEIGHTS
+        # Weights best-first starts again with once these have had their share of its
+        # time (``solver.solve``): none for Klondike.
+        self.restart_weights: tuple[tuple[int, ...], ...] = JOSEPHINE_RESTARTS if self.same_suit else ()
+        self.restart_share = JOSEPHINE_RESTART_SHARE if self.same_suit else 1.0
         self._disorder: dict[bytes, int] = {}
         self._fits: dict[bytes, tuple[frozenset[int], frozenset[int]]] = {}
         # dead_end's answers by what it reads: foundations, piles and the talon's cards.
