@@ -318,18 +318,38 @@ static int gen_moves(const Config *cfg, const Pos *p, Scored *out) {
     }
     if (p->stock) {
         int card = cfg->stock[p->stock - 1];
+        /* Each distinct waste, the best place first: a top needed no sooner than the
+         * card, the closest such first (an empty waste after them), then the tops
+         * needed sooner, the latest first (CasketModel.moves). */
+        int order[NWASTE], keys[NWASTE], pris[NWASTE], m = 0;
+        int card_need = (card >> 2) - p->found[(card & 3) * 2 + 1];
         for (int w = 0; w < NWASTE; w++) {
             int repeat = 0;
             for (int v = 0; v < w; v++)
                 if (same_waste(p, v, w)) repeat = 1;
             if (repeat) continue;
-            int good = !p->wn[w];
-            if (!good) {
+            int pri, key;
+            if (!p->wn[w]) {
+                pri = 2;
+                key = 99;
+            } else {
                 int top = p->waste[w][p->wn[w] - 1];
-                good = (top & 3) == (card & 3) && top > card;
+                int top_need = (top >> 2) - p->found[(top & 3) * 2 + 1];
+                pri = top_need >= card_need ? 2 : 5;
+                key = pri == 2 ? top_need : 99 - top_need;
             }
-            add(out, &n, good ? 2 : 5, STOCK, WASTE0 + w);
+            int j = m++;
+            while (j > 0 && (pris[j - 1] > pri || (pris[j - 1] == pri && keys[j - 1] > key))) {
+                order[j] = order[j - 1];
+                keys[j] = keys[j - 1];
+                pris[j] = pris[j - 1];
+                j--;
+            }
+            order[j] = w;
+            keys[j] = key;
+            pris[j] = pri;
         }
+        for (int i = 0; i < m; i++) add(out, &n, pris[i], STOCK, WASTE0 + order[i]);
     }
     /* Insertion sort: stable, and the lists are short. */
     for (int i = 1; i < n; i++) {

@@ -238,15 +238,30 @@ class CasketModel:
                 append((6, ((place, empty_cell, 0, 0),)))
         if stock:
             card = self.stock_cards[stock - 1]
+            card_need = (card >> 2) - found[(card & 3) * 2 + 1]
             seen: set[bytes] = set()
+            draws: list[tuple[int, int, int]] = []
             for i in range(3):
                 waste = wastes[i]
                 if waste in seen:
                     continue
                 seen.add(waste)
-                # A card laid on a higher card of its suit blocks less.
-                good = not waste or ((waste[-1] & 3) == (card & 3) and waste[-1] > card)
-                append((2 if good else 5, ((STOCK, WASTES[i], 0, 0),)))
+                # A card laid on one needed no sooner than itself (by how far each is
+                # from going up) blocks nothing: the closest such top first, as in
+                # patience sorting, an empty waste after them; then the tops needed
+                # sooner, the latest first.
+                if not waste:
+                    draws.append((2, 99, i))
+                    continue
+                top = waste[-1]
+                top_need = (top >> 2) - found[(top & 3) * 2 + 1]
+                if top_need >= card_need:
+                    draws.append((2, top_need, i))
+                else:
+                    draws.append((5, 99 - top_need, i))
+            draws.sort(key=_first_two)
+            for priority, _key, i in draws:
+                append((priority, ((STOCK, WASTES[i], 0, 0),)))
         scored.sort(key=_first)
         return [step for _, step in scored]
 
@@ -428,6 +443,10 @@ class CasketModel:
 
 def _first(item: tuple[int, Step]) -> int:
     return item[0]
+
+
+def _first_two(item: tuple[int, int, int]) -> tuple[int, int]:
+    return item[0], item[1]
 
 
 def _replace(piles: tuple[bytes, ...], i: int, pile: bytes) -> tuple[bytes, ...]:

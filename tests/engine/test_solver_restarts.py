@@ -1,8 +1,10 @@
 """``solve``'s best-first restarts: once the model's own weights have had their share,
 best-first starts again with each of the model's other weights.
 
-Casket hard, seed 2, is the witness: best-first with the model's own weights finds no
-win in 400,000 positions, while with (2, 5, 4, 8) it wins within 10,000. For Josephine,
+Casket hard, seed 84, is the witness: within 100,000 positions the search with the
+model's own weights finds no win, while half of them given to best-first with
+(2, 5, 4, 8) win it. (Seed 2 was the witness until the stock's cards were ordered
+by how soon each waste top is needed, with which neither search wins seed 2 so soon.) For Josephine,
 seed 1043: the default search finds no win in 10 CPU s, best-first by blockers alone,
 (0, 10, 0, 0), wins within 50,000 positions. The searches here are bounded by
 positions, not time, so the answers are the same on any machine.
@@ -40,7 +42,7 @@ def no_restarts(monkeypatch: pytest.MonkeyPatch) -> None:
 def test_a_restart_with_other_weights_finds_a_win_the_first_search_missed(
     restarts: None, native: bool
 ) -> None:
-    state = hard_deal(2)
+    state = hard_deal(84)
     result = solitaire.solve(state, timeout=600, max_nodes=100_000, clock=time.process_time, native=native)
     assert result.status == "solved"
     assert result.nodes < 100_000
@@ -48,14 +50,14 @@ def test_a_restart_with_other_weights_finds_a_win_the_first_search_missed(
 
 
 def test_without_the_restart_the_same_budget_finds_nothing(no_restarts: None) -> None:
-    result = solitaire.solve(hard_deal(2), timeout=600, max_nodes=100_000, clock=time.process_time)
+    result = solitaire.solve(hard_deal(84), timeout=600, max_nodes=100_000, clock=time.process_time)
     assert result.status == "unknown"
     assert result.nodes == 100_000
 
 
 def test_the_restarts_share_the_node_budget_and_count_every_position(restarts: None) -> None:
-    # Seed 1 is not won within this budget by either search: the count is the budget.
-    result = solitaire.solve(hard_deal(1), timeout=600, max_nodes=60_000, clock=time.process_time)
+    # Seed 2 is not won within this budget by either search: the count is the budget.
+    result = solitaire.solve(hard_deal(2), timeout=600, max_nodes=60_000, clock=time.process_time)
     assert result.status == "unknown"
     assert result.nodes == 60_000
 
